@@ -35,15 +35,13 @@ mod march;
 mod movement;
 mod retreat;
 
-pub use combat::{
-    ArtilleryModifier, CombatCells, CombatResult, MaxSituation, Parity, ParseResultError,
-};
+pub use combat::{ArtilleryModifier, CombatCells, CombatResult, MaxSituation, Parity, ParseResultError};
 pub use half::Half;
 pub use march::EmtResult;
 pub use movement::{AttackType, AttackTypeRow, Dice, Mover, Route, RouteNeed};
 pub use retreat::{
-    CavalryRetreatCondition, CavalryRetreatModifier, RetreatDistance, RetreatEnemy, RetreatHex,
-    RetreatHexside, RetreatRow,
+    CavalryRetreatCondition, CavalryRetreatModifier, RetreatDistance, RetreatEnemy, RetreatHex, RetreatHexside,
+    RetreatRow,
 };
 
 /// Every GCACW chart the rules consult, as loaded by [`Charts::load`].
@@ -126,10 +124,7 @@ pub(crate) struct FileCtx {
 
 impl FileCtx {
     /// Reads and parses `dir/name`.
-    pub(crate) fn load<T: DeserializeOwned>(
-        dir: &Path,
-        name: &str,
-    ) -> Result<(T, FileCtx), DataError> {
+    pub(crate) fn load<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<(T, FileCtx), DataError> {
         let path = dir.join(name);
         let text = data::read(&path)?;
         let file = path.display().to_string();
@@ -151,10 +146,7 @@ impl FileCtx {
     pub(crate) fn check_source(&self, span: &Range<usize>, source: &str) -> Result<(), DataError> {
         let trimmed = source.trim();
         if trimmed.is_empty() {
-            return Err(self.err(
-                span,
-                "`source` is empty: name the rule section or shared file",
-            ));
+            return Err(self.err(span, "`source` is empty: name the rule section or shared file"));
         }
         if trimmed.to_ascii_lowercase().starts_with("reconstructed")
             && trimmed
@@ -200,10 +192,7 @@ impl<'de> serde::Deserialize<'de> for TerrainName {
             .map(TerrainName)
             .ok_or_else(|| {
                 let names: Vec<String> = Terrain::ALL.into_iter().map(terrain_key).collect();
-                serde::de::Error::custom(format!(
-                    "unknown terrain `{s}`, expected one of: {}",
-                    names.join(", ")
-                ))
+                serde::de::Error::custom(format!("unknown terrain `{s}`, expected one of: {}", names.join(", ")))
             })
     }
 }

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use caisson_gcacw::charts::{
-    ArtilleryModifier, AttackType, Charts, CombatResult, EmtResult, Half, MaxSituation, Mover,
-    Parity, RetreatHex, Route, RouteNeed,
+    ArtilleryModifier, AttackType, Charts, CombatResult, EmtResult, Half, MaxSituation, Mover, Parity, RetreatHex,
+    Route, RouteNeed,
 };
 use caisson_gcacw::Side;
 use caisson_hexmap::Terrain;
@@ -48,10 +48,7 @@ fn brown_attacks_wagner() {
     let hasty = c.attack_type(AttackType::Hasty);
     assert_eq!((hasty.infantry_mp, hasty.drm), (Half::whole(1), -1));
     // 8 to 7 rounds down to 1-1, modifier 0.
-    assert_eq!(
-        c.ratio(Half::whole(8), Half::whole(7)),
-        ("1-1".to_string(), 0)
-    );
+    assert_eq!(c.ratio(Half::whole(8), Half::whole(7)), ("1-1".to_string(), 0));
     // Artillery 2 − 2 = 0 against rough: "−1*", used only on an even die; the roll was 3.
     let art = c.artillery(0, Terrain::Rough);
     assert_eq!(
@@ -95,15 +92,9 @@ fn brown_attacks_wagner() {
 #[test]
 fn entrenchment_does_not_move_the_defender_column() {
     let c = charts();
-    assert_eq!(
-        c.combat(0, Half::whole(8), Half::whole(16)).defender_column,
-        "7–11"
-    );
+    assert_eq!(c.combat(0, Half::whole(8), Half::whole(16)).defender_column, "7–11");
     assert_eq!(c.ratio(Half::whole(16), Half::whole(16)).0, "1-1");
-    assert_eq!(
-        c.ratio(Half::whole(8), Half::whole(16)),
-        ("1-2".to_string(), -1)
-    );
+    assert_eq!(c.ratio(Half::whole(8), Half::whole(16)), ("1-2".to_string(), -1));
 }
 
 // GCACW 7.5: a value between two columns (3½) rounds up by ½ into the right-hand column;
@@ -115,11 +106,7 @@ fn combat_columns_and_rows() {
     assert_eq!(c.combat(0, h(0.5), h(0.5)).attacker_column, "½–3");
     assert_eq!(c.combat(0, h(11.5), h(69.5)).defender_column, "12–18");
     assert_eq!(c.combat(0, h(11.5), h(69.5)).attacker_column, "70+");
-    assert_eq!(
-        c.combat(0, Half::whole(200), Half::whole(200))
-            .defender_column,
-        "50+"
-    );
+    assert_eq!(c.combat(0, Half::whole(200), Half::whole(200)).defender_column, "50+");
     let low = c.combat(-20, Half::whole(2), Half::whole(2));
     assert_eq!(
         (low.row, low.attacker.to_string(), low.defender.to_string()),
@@ -127,37 +114,15 @@ fn combat_columns_and_rows() {
     );
     let high = c.combat(15, Half::whole(2), Half::whole(2));
     assert_eq!(
-        (
-            high.row,
-            high.defender.to_string(),
-            high.attacker.to_string()
-        ),
+        (high.row, high.defender.to_string(), high.attacker.to_string()),
         (10, "3DR*".into(), "a".into())
     );
     assert!(high.defender.demoralize_2 && high.defender.rout);
     // A few cells of shared/data/gcacw/combat-chart.md.
-    assert_eq!(
-        c.combat(-1, Half::whole(20), Half::whole(5))
-            .defender
-            .to_string(),
-        "1F"
-    );
-    assert_eq!(
-        c.combat(2, Half::whole(8), Half::whole(8))
-            .defender
-            .to_string(),
-        "1Dr"
-    );
-    assert_eq!(
-        c.combat(5, Half::whole(8), Half::whole(20))
-            .attacker
-            .to_string(),
-        "1Ea"
-    );
-    assert!(c
-        .combat(-3, Half::whole(5), Half::whole(5))
-        .defender
-        .is_no_effect());
+    assert_eq!(c.combat(-1, Half::whole(20), Half::whole(5)).defender.to_string(), "1F");
+    assert_eq!(c.combat(2, Half::whole(8), Half::whole(8)).defender.to_string(), "1Dr");
+    assert_eq!(c.combat(5, Half::whole(8), Half::whole(20)).attacker.to_string(), "1Ea");
+    assert!(c.combat(-3, Half::whole(5), Half::whole(5)).defender.is_no_effect());
 }
 
 // GCACW 7.5: the result codes read back as the chart prints them.
@@ -176,32 +141,14 @@ fn combat_result_codes() {
 #[test]
 fn ratio_data_points() {
     let c = charts();
-    assert_eq!(
-        c.ratio(Half::whole(5), Half::whole(10)),
-        ("1-2".to_string(), -1)
-    );
-    assert_eq!(
-        c.ratio(Half::whole(8), Half::whole(10)),
-        ("1-2".to_string(), -1)
-    );
-    assert_eq!(
-        c.ratio(Half::whole(14), Half::whole(7)),
-        ("2-1".to_string(), 1)
-    );
-    assert_eq!(
-        c.ratio(Half::whole(12), Half::whole(9)),
-        ("1-1".to_string(), 0)
-    );
+    assert_eq!(c.ratio(Half::whole(5), Half::whole(10)), ("1-2".to_string(), -1));
+    assert_eq!(c.ratio(Half::whole(8), Half::whole(10)), ("1-2".to_string(), -1));
+    assert_eq!(c.ratio(Half::whole(14), Half::whole(7)), ("2-1".to_string(), 1));
+    assert_eq!(c.ratio(Half::whole(12), Half::whole(9)), ("1-1".to_string(), 0));
     // GTC example: nothing between 1-1 and 2-1 (13½ to 9 is still 1-1).
     assert_eq!(c.ratio(h(13.5), Half::whole(9)), ("1-1".to_string(), 0));
-    assert_eq!(
-        c.ratio(Half::whole(9), Half::whole(3)),
-        ("3-1".to_string(), 2)
-    );
-    assert_eq!(
-        c.ratio(Half::whole(3), Half::whole(9)),
-        ("1-3".to_string(), -2)
-    );
+    assert_eq!(c.ratio(Half::whole(9), Half::whole(3)), ("3-1".to_string(), 2));
+    assert_eq!(c.ratio(Half::whole(3), Half::whole(9)), ("1-3".to_string(), -2));
     // The official ends of the range are −12 and +13 (GCACW 7.4).
     assert_eq!(c.ratio(Half::whole(80), Half::whole(1)).1, 13);
     assert_eq!(c.ratio(h(0.5), Half::whole(70)).1, -12);
@@ -221,18 +168,10 @@ fn artillery_summary() {
         ("+2†".to_string(), 2, 1)
     );
     let rolling = c.artillery(6, Terrain::Rolling);
-    assert_eq!(
-        (rolling.to_string(), rolling.resolve(1)),
-        ("+1*".to_string(), 0)
-    );
+    assert_eq!((rolling.to_string(), rolling.resolve(1)), ("+1*".to_string(), 0));
     assert_eq!(c.artillery(9, Terrain::Hill).to_string(), "+1*");
     assert_eq!(c.artillery(-9, Terrain::Hill).to_string(), "-1");
-    for t in [
-        Terrain::Woods,
-        Terrain::City,
-        Terrain::Mountain,
-        Terrain::Swamp,
-    ] {
+    for t in [Terrain::Woods, Terrain::City, Terrain::Mountain, Terrain::Swamp] {
         assert_eq!(c.artillery(-9, t), ArtilleryModifier::NE);
         assert_eq!(c.artillery(9, t), ArtilleryModifier::NE);
     }
@@ -254,18 +193,9 @@ fn friendly_occupied_penalty() {
         c.occupied_penalty(Terrain::Clear, Half::ZERO, true, false),
         Half::whole(2)
     );
-    assert_eq!(
-        c.occupied_penalty(Terrain::Clear, h(2.0), false, false),
-        Half::ZERO
-    );
-    assert_eq!(
-        c.occupied_penalty(Terrain::Woods, h(2.0), false, false),
-        Half::ZERO
-    );
-    assert_eq!(
-        c.occupied_penalty(Terrain::Clear, h(2.5), false, false),
-        Half::whole(1)
-    );
+    assert_eq!(c.occupied_penalty(Terrain::Clear, h(2.0), false, false), Half::ZERO);
+    assert_eq!(c.occupied_penalty(Terrain::Woods, h(2.0), false, false), Half::ZERO);
+    assert_eq!(c.occupied_penalty(Terrain::Clear, h(2.5), false, false), Half::whole(1));
     assert_eq!(
         c.occupied_penalty(Terrain::Hill, Half::whole(11), false, false),
         Half::whole(1)
@@ -292,10 +222,7 @@ fn friendly_occupied_penalty() {
 #[test]
 fn terrain_and_routes() {
     let c = charts();
-    assert_eq!(
-        c.terrain_cost(Terrain::Rolling, false),
-        Some(Half::whole(3))
-    );
+    assert_eq!(c.terrain_cost(Terrain::Rolling, false), Some(Half::whole(3)));
     assert_eq!(c.terrain_cost(Terrain::Rolling, true), Some(Half::whole(4)));
     for t in [
         Terrain::Clear,
@@ -314,10 +241,7 @@ fn terrain_and_routes() {
     assert_eq!(c.terrain_cost(Terrain::Mountain, false), None);
     assert_eq!(c.terrain_cost(Terrain::Water, false), None);
     assert!(c.impassable(Terrain::Water));
-    assert_eq!(
-        c.needs_route(Terrain::Swamp),
-        Some(RouteNeed::RoadPikeRailroad)
-    );
+    assert_eq!(c.needs_route(Terrain::Swamp), Some(RouteNeed::RoadPikeRailroad));
     assert_eq!(c.needs_route(Terrain::Mountain), Some(RouteNeed::AnyRoute));
     assert_eq!(c.needs_route(Terrain::Woods), None);
     assert_eq!(
@@ -331,35 +255,17 @@ fn terrain_and_routes() {
     assert!(c.route_allowed(Route::Road, Terrain::ProvisionalSwamp, true));
     assert!(!c.route_allowed(Route::Road, Terrain::Water, false));
 
-    assert_eq!(
-        c.route_cost(Route::Pike, Terrain::Woods, false),
-        Half::whole(1)
-    );
+    assert_eq!(c.route_cost(Route::Pike, Terrain::Woods, false), Half::whole(1));
     assert_eq!(c.route_cost(Route::Pike, Terrain::Woods, true), h(1.5));
     for r in [Route::Road, Route::Railroad] {
         assert_eq!(c.route_cost(r, Terrain::Clear, false), Half::whole(1));
         assert_eq!(c.route_cost(r, Terrain::Clear, true), Half::whole(2));
     }
-    assert_eq!(
-        c.route_cost(Route::Trail, Terrain::Clear, false),
-        Half::whole(1)
-    );
-    assert_eq!(
-        c.route_cost(Route::Trail, Terrain::Clear, true),
-        Half::whole(2)
-    );
-    assert_eq!(
-        c.route_cost(Route::Trail, Terrain::Mountain, false),
-        Half::whole(2)
-    );
-    assert_eq!(
-        c.route_cost(Route::Trail, Terrain::Mountain, true),
-        Half::whole(3)
-    );
-    assert_eq!(
-        c.route_cost(Route::Road, Terrain::Mountain, false),
-        Half::whole(1)
-    );
+    assert_eq!(c.route_cost(Route::Trail, Terrain::Clear, false), Half::whole(1));
+    assert_eq!(c.route_cost(Route::Trail, Terrain::Clear, true), Half::whole(2));
+    assert_eq!(c.route_cost(Route::Trail, Terrain::Mountain, false), Half::whole(2));
+    assert_eq!(c.route_cost(Route::Trail, Terrain::Mountain, true), Half::whole(3));
+    assert_eq!(c.route_cost(Route::Road, Terrain::Mountain, false), Half::whole(1));
     assert_eq!(c.ridge_extra(), Half::whole(1));
 }
 
@@ -375,10 +281,7 @@ fn attack_types() {
         })
         .collect();
     assert_eq!(got, vec![(0, 0, -3), (1, 2, -1), (2, 4, 0), (4, 8, 1)]);
-    assert_eq!(
-        c.attack_type(AttackType::ColumnOfRoute).min_ma,
-        Half::whole(1)
-    );
+    assert_eq!(c.attack_type(AttackType::ColumnOfRoute).min_ma, Half::whole(1));
 }
 
 // GCACW 5.1 and 5.2 (HSN values, digest §3.7); HSN-B 2.2 wagons.
@@ -438,14 +341,8 @@ fn maximum_values() {
     let c = charts();
     assert_eq!(c.maximum_values(MaxSituation::Attacking), Half::whole(80));
     assert_eq!(c.maximum_values(MaxSituation::Defending), Half::whole(70));
-    assert_eq!(
-        c.maximum_values(MaxSituation::defending(1, 2)),
-        Half::whole(120)
-    );
-    assert_eq!(
-        c.maximum_values(MaxSituation::defending(3, 3)),
-        Half::whole(160)
-    );
+    assert_eq!(c.maximum_values(MaxSituation::defending(1, 2)), Half::whole(120));
+    assert_eq!(c.maximum_values(MaxSituation::defending(3, 3)), Half::whole(160));
     assert_eq!(MaxSituation::defending(1, 3), MaxSituation::Defending);
     assert_eq!(c.grand_assault_extra_loss(Half::whole(79)), 0);
     assert_eq!(c.grand_assault_extra_loss(Half::whole(80)), 1);
@@ -457,14 +354,8 @@ fn maximum_values() {
 #[test]
 fn cavalry_retreat() {
     let c = charts();
-    assert_eq!(
-        (c.cavalry_retreat_reduction(1, 0), c.cavalry_retreat_loss(1)),
-        (0, 1)
-    );
-    assert_eq!(
-        (c.cavalry_retreat_reduction(5, 0), c.cavalry_retreat_loss(5)),
-        (2, 0)
-    );
+    assert_eq!((c.cavalry_retreat_reduction(1, 0), c.cavalry_retreat_loss(1)), (0, 1));
+    assert_eq!((c.cavalry_retreat_reduction(5, 0), c.cavalry_retreat_loss(5)), (2, 0));
     assert_eq!(c.cavalry_retreat_reduction(1, -3), 0);
     let ammo = c
         .cavalry_retreat_modifiers()
@@ -473,10 +364,7 @@ fn cavalry_retreat() {
         .expect("the GTC out-of-ammunition modifier is kept");
     assert_eq!((ammo.value, ammo.in_hsn), (-2, false));
     let base = c.cavalry_retreat_modifier(Terrain::Clear, false, 4, false);
-    assert_eq!(
-        c.cavalry_retreat_modifier(Terrain::Clear, false, 4, true),
-        base - 2
-    );
+    assert_eq!(c.cavalry_retreat_modifier(Terrain::Clear, false, 4, true), base - 2);
 }
 
 // GCACW 7.6 and 7.7: the retreat charts' known rows; enemy-occupied is Priority #5, −3.
@@ -508,16 +396,8 @@ fn retreat_charts() {
 /// (a table in an array of tables, inheriting its parents' source) and each other sub-table
 /// with a reconstructed source of its own. Helper tables (bands and columns: a `label` with
 /// bounds and no values) are not items.
-fn reconstructed_items(
-    table: &toml::Table,
-    inherited: &str,
-    counts: bool,
-    found: &mut Vec<String>,
-) -> usize {
-    let source = table
-        .get("source")
-        .and_then(toml::Value::as_str)
-        .unwrap_or(inherited);
+fn reconstructed_items(table: &toml::Table, inherited: &str, counts: bool, found: &mut Vec<String>) -> usize {
+    let source = table.get("source").and_then(toml::Value::as_str).unwrap_or(inherited);
     if source.starts_with("reconstructed") {
         found.push(source.to_string());
     }
@@ -529,9 +409,7 @@ fn reconstructed_items(
             }
             toml::Value::Array(items) => {
                 for t in items.iter().filter_map(toml::Value::as_table) {
-                    let helper = t.contains_key("label")
-                        && !t.contains_key("value")
-                        && !t.contains_key("cells");
+                    let helper = t.contains_key("label") && !t.contains_key("value") && !t.contains_key("cells");
                     n += reconstructed_items(t, source, !helper, found);
                 }
             }
@@ -546,10 +424,7 @@ fn reconstructed_items(
 fn every_reconstruction_is_listed() {
     let c = charts();
     let lines = c.reconstructed();
-    assert!(
-        lines.iter().all(|l| l.contains("— reconstructed: ")),
-        "{lines:#?}"
-    );
+    assert!(lines.iter().all(|l| l.contains("— reconstructed: ")), "{lines:#?}");
     let mut expected = 0;
     for entry in std::fs::read_dir(dir()).expect("chart dir") {
         let path = entry.expect("entry").path();
@@ -557,10 +432,7 @@ fn every_reconstruction_is_listed() {
             let text = std::fs::read_to_string(&path).expect("read");
             let table: toml::Table = toml::from_str(&text).expect("parse");
             let mut found = Vec::new();
-            let root = table
-                .get("source")
-                .and_then(toml::Value::as_str)
-                .unwrap_or("");
+            let root = table.get("source").and_then(toml::Value::as_str).unwrap_or("");
             expected += reconstructed_items(&table, root, false, &mut found);
             for source in found {
                 assert!(
@@ -599,11 +471,7 @@ fn broken_copy(name: &str, file: &str, edit: impl Fn(&str) -> String) -> (PathBu
     for entry in std::fs::read_dir(dir()).expect("chart dir") {
         let path = entry.expect("entry").path();
         let text = std::fs::read_to_string(&path).expect("read");
-        let fname = path
-            .file_name()
-            .expect("name")
-            .to_string_lossy()
-            .to_string();
+        let fname = path.file_name().expect("name").to_string_lossy().to_string();
         let text = if fname == file { edit(&text) } else { text };
         std::fs::write(out.join(&fname), &text).expect("write");
     }
@@ -612,9 +480,7 @@ fn broken_copy(name: &str, file: &str, edit: impl Fn(&str) -> String) -> (PathBu
 }
 
 fn line_of(text: &str, needle: &str) -> usize {
-    let at = text
-        .find(needle)
-        .unwrap_or_else(|| panic!("`{needle}` not in file"));
+    let at = text.find(needle).unwrap_or_else(|| panic!("`{needle}` not in file"));
     text[..at].matches('\n').count() + 1
 }
 

@@ -219,18 +219,11 @@ fn columns(cx: &FileCtx, raw: &[Spanned<ColumnRaw>]) -> Result<Vec<Column>, Data
         let col = c.get_ref();
         match next {
             Some(n) if n == col.from => {}
-            Some(n) => {
-                return Err(cx.err(&span, format!("column `{}` should start at {n}", col.label)))
-            }
+            Some(n) => return Err(cx.err(&span, format!("column `{}` should start at {n}", col.label))),
             None => return Err(cx.err(&span, "a column follows the open-ended one")),
         }
-        if !(col.from == Half::from_halves(1) || col.from.is_whole())
-            || col.to.is_some_and(|t| !t.is_whole())
-        {
-            return Err(cx.err(
-                &span,
-                "column bounds are whole numbers (the first may start at ½)",
-            ));
+        if !(col.from == Half::from_halves(1) || col.from.is_whole()) || col.to.is_some_and(|t| !t.is_whole()) {
+            return Err(cx.err(&span, "column bounds are whole numbers (the first may start at ½)"));
         }
         if col.to.is_some_and(|t| t < col.from) {
             return Err(cx.err(&span, "`to` is below `from`"));
@@ -267,9 +260,7 @@ impl CombatChart {
                 cx.check_source(&span, s)?;
                 note(notes, "Combat Chart", &format!("row {}", signed(r.diff)), s);
             }
-            if r.defender.len() != defender_columns.len()
-                || r.attacker.len() != attacker_columns.len()
-            {
+            if r.defender.len() != defender_columns.len() || r.attacker.len() != attacker_columns.len() {
                 return Err(cx.err(
                     &span,
                     format!(
@@ -284,9 +275,8 @@ impl CombatChart {
                 cells
                     .iter()
                     .map(|c| {
-                        let res: CombatResult = c
-                            .parse()
-                            .map_err(|e: ParseResultError| cx.err(&span, e.to_string()))?;
+                        let res: CombatResult =
+                            c.parse().map_err(|e: ParseResultError| cx.err(&span, e.to_string()))?;
                         if res.to_string() != c.as_str() && c != "—" {
                             return Err(cx.err(&span, format!("write `{c}` as `{res}`")));
                         }
@@ -299,9 +289,7 @@ impl CombatChart {
                 return Err(cx.err(&span, format!("row {} is given twice", r.diff)));
             }
         }
-        let (Some(lowest), Some(highest)) =
-            (rows.keys().next().copied(), rows.keys().last().copied())
-        else {
+        let (Some(lowest), Some(highest)) = (rows.keys().next().copied(), rows.keys().last().copied()) else {
             return Err(cx.whole("no rows"));
         };
         for d in lowest..=highest {
@@ -364,8 +352,7 @@ impl RatioChart {
             }
             if let Some(prev) = out.last() {
                 // Strictly rising ratios and modifiers: a/d > pa/pd.
-                if u32::from(r.attacker) * u32::from(prev.defender)
-                    <= u32::from(prev.attacker) * u32::from(r.defender)
+                if u32::from(r.attacker) * u32::from(prev.defender) <= u32::from(prev.attacker) * u32::from(r.defender)
                 {
                     return Err(cx.err(&span, "ratios must be listed from lowest to highest"));
                 }
@@ -376,12 +363,7 @@ impl RatioChart {
             note(
                 notes,
                 "Ratio Chart",
-                &format!(
-                    "{}-{} → {}",
-                    r.attacker,
-                    r.defender,
-                    signed(i32::from(r.modifier))
-                ),
+                &format!("{}-{} → {}", r.attacker, r.defender, signed(i32::from(r.modifier))),
                 source,
             );
             out.push(Ratio {
@@ -557,12 +539,7 @@ impl ArtilleryChart {
     pub(crate) fn load(dir: &Path, notes: &mut Vec<String>) -> Result<ArtilleryChart, DataError> {
         let (f, cx): (ArtilleryFile, _) = FileCtx::load(dir, "artillery.toml")?;
         cx.check_source(&(0..0), &f.source)?;
-        note(
-            notes,
-            "Artillery Modifier Summary",
-            "whole table",
-            &f.source,
-        );
+        note(notes, "Artillery Modifier Summary", "whole table", &f.source);
         let mut uppers = Vec::new();
         let mut expect_from: Option<i32> = None;
         for (i, b) in f.columns.iter().enumerate() {
@@ -571,12 +548,7 @@ impl ArtilleryChart {
             let last = i + 1 == f.columns.len();
             match (i, band.from, expect_from) {
                 (0, None, _) => {}
-                (0, Some(_), _) => {
-                    return Err(cx.err(
-                        &span,
-                        format!("`{}`: the first band has no `from`", band.label),
-                    ))
-                }
+                (0, Some(_), _) => return Err(cx.err(&span, format!("`{}`: the first band has no `from`", band.label))),
                 (_, Some(from), Some(e)) if from == e => {}
                 _ => {
                     return Err(cx.err(
@@ -591,12 +563,7 @@ impl ArtilleryChart {
                     uppers.push(to);
                     expect_from = Some(to + 1);
                 }
-                _ => {
-                    return Err(cx.err(
-                        &span,
-                        "every band but the last has a `to`; the last has none",
-                    ))
-                }
+                _ => return Err(cx.err(&span, "every band but the last has a `to`; the last has none")),
             }
         }
         if f.columns.is_empty() {
@@ -613,10 +580,7 @@ impl ArtilleryChart {
                 note(notes, "Artillery Modifier Summary", &r.label, s);
             }
             if r.cells.len() != f.columns.len() {
-                return Err(cx.err(
-                    &span,
-                    format!("`{}` needs {} cells", r.label, f.columns.len()),
-                ));
+                return Err(cx.err(&span, format!("`{}` needs {} cells", r.label, f.columns.len())));
             }
             let cells = r
                 .cells
@@ -625,32 +589,21 @@ impl ArtilleryChart {
                 .collect::<Result<Vec<_>, _>>()?;
             for t in &r.terrains {
                 if t.0 == Terrain::ProvisionalSwamp {
-                    return Err(cx.err(
-                        &span,
-                        "provisional swamp goes in `provisional_swamp`, not `terrains`",
-                    ));
+                    return Err(cx.err(&span, "provisional swamp goes in `provisional_swamp`, not `terrains`"));
                 }
                 if by_terrain.insert(t.0, i).is_some() {
-                    return Err(cx.err(
-                        &span,
-                        format!("terrain `{}` is on two lines", terrain_key(t.0)),
-                    ));
+                    return Err(cx.err(&span, format!("terrain `{}` is on two lines", terrain_key(t.0))));
                 }
             }
             if let Some(w) = r.provisional_swamp {
                 if prov.insert(w, i).is_some() {
-                    return Err(cx.err(
-                        &span,
-                        "two lines claim provisional swamp in the same weather",
-                    ));
+                    return Err(cx.err(&span, "two lines claim provisional swamp in the same weather"));
                 }
             }
             lines.push(ArtilleryLine { cells });
         }
         for t in Terrain::ALL {
-            if !matches!(t, Terrain::Water | Terrain::ProvisionalSwamp)
-                && !by_terrain.contains_key(&t)
-            {
+            if !matches!(t, Terrain::Water | Terrain::ProvisionalSwamp) && !by_terrain.contains_key(&t) {
                 return Err(cx.whole(format!("terrain `{}` is on no line", terrain_key(t))));
             }
         }
@@ -744,10 +697,7 @@ impl MaximumValues {
             let span = b.span();
             let band = b.get_ref();
             if i > 0 && next != Some(band.from) {
-                return Err(cx.err(
-                    &span,
-                    "bands must follow each other without gap, the last open-ended",
-                ));
+                return Err(cx.err(&span, "bands must follow each other without gap, the last open-ended"));
             }
             extra.push((band.from, band.extra));
             next = band.to.map(|t| t + 1);
@@ -773,28 +723,20 @@ impl Charts {
         let row = differential.clamp(c.lowest, c.highest);
         let d = pick(&c.defender_columns, defender_cv);
         let a = pick(&c.attacker_columns, attacker_cv);
-        let (def, att) = c.rows.get(&row).map_or(
-            (CombatResult::default(), CombatResult::default()),
-            |(dr, ar)| {
+        let (def, att) = c
+            .rows
+            .get(&row)
+            .map_or((CombatResult::default(), CombatResult::default()), |(dr, ar)| {
                 (
                     dr.get(d).copied().unwrap_or_default(),
                     ar.get(a).copied().unwrap_or_default(),
                 )
-            },
-        );
+            });
         CombatCells {
             defender: def,
             attacker: att,
-            defender_column: c
-                .defender_columns
-                .get(d)
-                .map(|x| x.label.clone())
-                .unwrap_or_default(),
-            attacker_column: c
-                .attacker_columns
-                .get(a)
-                .map(|x| x.label.clone())
-                .unwrap_or_default(),
+            defender_column: c.defender_columns.get(d).map(|x| x.label.clone()).unwrap_or_default(),
+            attacker_column: c.attacker_columns.get(a).map(|x| x.label.clone()).unwrap_or_default(),
             row,
         }
     }
@@ -827,11 +769,7 @@ impl Charts {
     #[must_use]
     pub fn artillery(&self, differential: i32, defender_terrain: Terrain) -> ArtilleryModifier {
         let a = &self.artillery;
-        let Some(line) = a
-            .by_terrain
-            .get(&defender_terrain)
-            .and_then(|i| a.lines.get(*i))
-        else {
+        let Some(line) = a.by_terrain.get(&defender_terrain).and_then(|i| a.lines.get(*i)) else {
             return ArtilleryModifier::NE;
         };
         let col = a
@@ -839,10 +777,7 @@ impl Charts {
             .iter()
             .position(|up| differential <= *up)
             .unwrap_or(a.uppers.len());
-        line.cells
-            .get(col)
-            .copied()
-            .unwrap_or(ArtilleryModifier::NE)
+        line.cells.get(col).copied().unwrap_or(ArtilleryModifier::NE)
     }
 
     /// The Maximum Values table (GCACW 7.2, "Other Games" column, which is HSN's): the most
@@ -850,11 +785,7 @@ impl Charts {
     /// [`MaxSituation::defending`] to pick the defending row from entrenched units.
     #[must_use]
     pub fn maximum_values(&self, situation: MaxSituation) -> Half {
-        self.maximum
-            .caps
-            .get(&situation)
-            .copied()
-            .unwrap_or(Half::ZERO)
+        self.maximum.caps.get(&situation).copied().unwrap_or(Half::ZERO)
     }
 
     /// Extra Manpower loss for a grand assault whose attacking total is 80 or more

@@ -42,10 +42,7 @@ impl StrengthChart {
             let expected = u8::try_from(values.len() + 1).unwrap_or(u8::MAX);
             if r.manpower != expected {
                 let msg = if r.manpower > expected {
-                    format!(
-                        "manpower {expected} is missing (this row is manpower {})",
-                        r.manpower
-                    )
+                    format!("manpower {expected} is missing (this row is manpower {})", r.manpower)
                 } else {
                     format!(
                         "manpower {} is out of order or repeated; expected manpower {expected}",
@@ -55,19 +52,13 @@ impl StrengthChart {
                 return Err(cx.err(&span, msg));
             }
             if r.manpower > HSN_MAX_MANPOWER {
-                return Err(cx.err(
-                    &span,
-                    format!("manpower above {HSN_MAX_MANPOWER}, the HSN maximum"),
-                ));
+                return Err(cx.err(&span, format!("manpower above {HSN_MAX_MANPOWER}, the HSN maximum")));
             }
             let source = r.source.as_deref().unwrap_or(&f.source);
             cx.check_source(&span, source)?;
             let cv = r.disorganized_cv;
             if cv == Half::ZERO || cv >= Half::whole(u16::from(r.manpower)) {
-                return Err(cx.err(
-                    &span,
-                    "`disorganized_cv` must be at least ½ and below the Manpower",
-                ));
+                return Err(cx.err(&span, "`disorganized_cv` must be at least ½ and below the Manpower"));
             }
             if values.last().is_some_and(|prev| *prev > cv) {
                 return Err(cx.err(&span, "`disorganized_cv` must not fall as Manpower rises"));
@@ -176,10 +167,7 @@ impl ExtendedMarchTable {
         }
     }
 
-    pub(crate) fn load(
-        dir: &Path,
-        notes: &mut Vec<String>,
-    ) -> Result<ExtendedMarchTable, DataError> {
+    pub(crate) fn load(dir: &Path, notes: &mut Vec<String>) -> Result<ExtendedMarchTable, DataError> {
         let (f, cx): (EmtFile, _) = FileCtx::load(dir, "extended-march.toml")?;
         cx.check_source(&(0..0), &f.source)?;
         if f.lowest > f.highest {
@@ -199,9 +187,7 @@ impl ExtendedMarchTable {
             let columns: Vec<EmtColumn> = match (group.organized, group.manpower.is_empty()) {
                 (true, true) => vec![None],
                 (false, false) => group.manpower.iter().map(|m| Some(*m)).collect(),
-                _ => {
-                    return Err(cx.err(&span, "give either `organized = true` or a `manpower` list"))
-                }
+                _ => return Err(cx.err(&span, "give either `organized = true` or a `manpower` list")),
             };
             if group.rolls.is_empty() {
                 return Err(cx.err(&span, "`rolls` is empty"));
@@ -209,18 +195,12 @@ impl ExtendedMarchTable {
             for col in &columns {
                 if let Some(m) = col {
                     if !(1..=HSN_MAX_MANPOWER).contains(m) {
-                        return Err(cx.err(
-                            &span,
-                            format!("manpower {m} is outside 1 to {HSN_MAX_MANPOWER}"),
-                        ));
+                        return Err(cx.err(&span, format!("manpower {m} is outside 1 to {HSN_MAX_MANPOWER}")));
                     }
                 }
                 for roll in &group.rolls {
                     if !(f.lowest..=f.highest).contains(roll) {
-                        return Err(cx.err(
-                            &span,
-                            format!("roll {roll} is outside {} to {}", f.lowest, f.highest),
-                        ));
+                        return Err(cx.err(&span, format!("roll {roll} is outside {} to {}", f.lowest, f.highest)));
                     }
                     if table.cells.insert((*col, *roll), result).is_some() {
                         return Err(cx.err(
@@ -247,9 +227,7 @@ impl ExtendedMarchTable {
         for col in columns {
             for roll in f.lowest..=f.highest {
                 if !table.cells.contains_key(&(col, roll)) {
-                    return Err(
-                        cx.whole(format!("no result for {} at roll {roll}", column_name(col)))
-                    );
+                    return Err(cx.whole(format!("no result for {} at roll {roll}", column_name(col))));
                 }
             }
         }
@@ -269,11 +247,7 @@ fn manpower_list(m: &[u8]) -> String {
     let run = m.windows(2).all(|w| w[1] == w[0] + 1);
     match (m.first(), m.last()) {
         (Some(a), Some(b)) if run && a != b => format!("{a}–{b}"),
-        _ => m
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(", "),
+        _ => m.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "),
     }
 }
 
@@ -304,9 +278,6 @@ impl Charts {
         } else {
             Some(manpower.clamp(1, HSN_MAX_MANPOWER))
         };
-        t.cells
-            .get(&(col, roll))
-            .copied()
-            .unwrap_or(EmtResult::NoEffect)
+        t.cells.get(&(col, roll)).copied().unwrap_or(EmtResult::NoEffect)
     }
 }

@@ -139,14 +139,7 @@ impl TerrainChart {
             let source = r.source.as_deref().unwrap_or(&f.source);
             cx.check_source(&span, source)?;
             let t = r.terrain.0;
-            let rule = match (
-                r.cost,
-                r.rain_cost,
-                r.route_only,
-                r.dry_as,
-                r.rain_as,
-                r.prohibited,
-            ) {
+            let rule = match (r.cost, r.rain_cost, r.route_only, r.dry_as, r.rain_as, r.prohibited) {
                 (Some(normal), Some(rain), None, None, None, false) => {
                     note(
                         notes,
@@ -157,12 +150,7 @@ impl TerrainChart {
                     TerrainRule::Cost { normal, rain }
                 }
                 (None, None, Some(need), None, None, false) => {
-                    note(
-                        notes,
-                        TERRAIN_CHART,
-                        &format!("{t} only along a route"),
-                        source,
-                    );
+                    note(notes, TERRAIN_CHART, &format!("{t} only along a route"), source);
                     TerrainRule::RouteOnly(need)
                 }
                 (None, None, None, Some(dry), Some(rain), false) => {
@@ -190,10 +178,7 @@ impl TerrainChart {
                 }
             };
             if rules.insert(t, rule).is_some() {
-                return Err(cx.err(
-                    &span,
-                    format!("terrain `{}` is listed twice", terrain_key(t)),
-                ));
+                return Err(cx.err(&span, format!("terrain `{}` is listed twice", terrain_key(t))));
             }
         }
         for t in Terrain::ALL {
@@ -203,14 +188,8 @@ impl TerrainChart {
         }
         for row in &f.terrain {
             if let TerrainRule::Acts { dry, rain } = rules[&row.get_ref().terrain.0] {
-                if [dry, rain]
-                    .iter()
-                    .any(|x| matches!(rules[x], TerrainRule::Acts { .. }))
-                {
-                    return Err(cx.err(
-                        &row.span(),
-                        "`dry_as`/`rain_as` must name a terrain with its own costs",
-                    ));
+                if [dry, rain].iter().any(|x| matches!(rules[x], TerrainRule::Acts { .. })) {
+                    return Err(cx.err(&row.span(), "`dry_as`/`rain_as` must name a terrain with its own costs"));
                 }
             }
         }
@@ -223,22 +202,12 @@ impl TerrainChart {
             let mountain = match (r.mountain_cost, r.mountain_rain_cost) {
                 (Some(n), Some(rn)) => Some((n, rn)),
                 (None, None) => None,
-                _ => {
-                    return Err(cx.err(
-                        &span,
-                        "give both `mountain_cost` and `mountain_rain_cost`, or neither",
-                    ))
-                }
+                _ => return Err(cx.err(&span, "give both `mountain_cost` and `mountain_rain_cost`, or neither")),
             };
             note(
                 notes,
                 TERRAIN_CHART,
-                &format!(
-                    "{} costs {} MP (rain {})",
-                    r.route.key(),
-                    r.cost,
-                    r.rain_cost
-                ),
+                &format!("{} costs {} MP (rain {})", r.route.key(), r.cost, r.rain_cost),
                 source,
             );
             let cost = RouteCost {
@@ -308,11 +277,7 @@ struct OccupiedColumn {
 
 /// Checks that bands start at `start`, follow each other without gap or overlap, and that
 /// only the last is open-ended; returns their lower bounds.
-pub(crate) fn contiguous_bands(
-    cx: &FileCtx,
-    bands: &[Spanned<Band>],
-    start: u16,
-) -> Result<Vec<u16>, DataError> {
+pub(crate) fn contiguous_bands(cx: &FileCtx, bands: &[Spanned<Band>], start: u16) -> Result<Vec<u16>, DataError> {
     let mut next = Some(start);
     let mut lows = Vec::new();
     for b in bands {
@@ -322,10 +287,7 @@ pub(crate) fn contiguous_bands(
             Some(n) if n == band.from => {}
             Some(n) => {
                 let name = band.label.as_deref().unwrap_or("this band");
-                return Err(cx.err(
-                    &span,
-                    format!("`{name}` should start at {n}, not {}", band.from),
-                ));
+                return Err(cx.err(&span, format!("`{name}` should start at {n}, not {}", band.from)));
             }
             None => return Err(cx.err(&span, "a band follows the open-ended one (without `to`)")),
         }
@@ -353,20 +315,11 @@ impl OccupiedChart {
             let source = c.source.as_deref().unwrap_or(&f.source);
             cx.check_source(&span, source)?;
             if c.penalties.len() != rows.len() {
-                return Err(cx.err(
-                    &span,
-                    format!("`penalties` needs {} values, one per row", rows.len()),
-                ));
+                return Err(cx.err(&span, format!("`penalties` needs {} values, one per row", rows.len())));
             }
             for t in &c.terrains {
-                if columns
-                    .insert(t.0, (c.penalties.clone(), c.wagon))
-                    .is_some()
-                {
-                    return Err(cx.err(
-                        &span,
-                        format!("terrain `{}` is in two columns", terrain_key(t.0)),
-                    ));
+                if columns.insert(t.0, (c.penalties.clone(), c.wagon)).is_some() {
+                    return Err(cx.err(&span, format!("terrain `{}` is in two columns", terrain_key(t.0))));
                 }
             }
             let names: Vec<String> = c.terrains.iter().map(|t| t.0.to_string()).collect();
@@ -374,12 +327,7 @@ impl OccupiedChart {
             note(
                 notes,
                 "Friendly-Occupied Hex",
-                &format!(
-                    "{}: +{} MP (wagon +{})",
-                    names.join("/"),
-                    values.join("/"),
-                    c.wagon
-                ),
+                &format!("{}: +{} MP (wagon +{})", names.join("/"), values.join("/"), c.wagon),
                 source,
             );
         }
@@ -554,10 +502,7 @@ struct MaRow {
 }
 
 impl MovementAllowances {
-    pub(crate) fn load(
-        dir: &Path,
-        notes: &mut Vec<String>,
-    ) -> Result<MovementAllowances, DataError> {
+    pub(crate) fn load(dir: &Path, notes: &mut Vec<String>) -> Result<MovementAllowances, DataError> {
         let (f, cx): (MaFile, _) = FileCtx::load(dir, "movement-allowance.toml")?;
         cx.check_source(&(0..0), &f.source)?;
         let mut map = BTreeMap::new();
@@ -618,9 +563,7 @@ impl Charts {
     #[must_use]
     pub fn terrain_cost(&self, t: Terrain, rain: bool) -> Option<Half> {
         match self.terrain.rules.get(&self.effective_terrain(t, rain)) {
-            Some(TerrainRule::Cost { normal, rain: wet }) => {
-                Some(if rain { *wet } else { *normal })
-            }
+            Some(TerrainRule::Cost { normal, rain: wet }) => Some(if rain { *wet } else { *normal }),
             _ => None,
         }
     }
@@ -664,10 +607,7 @@ impl Charts {
         let Some(cost) = self.terrain.routes.get(&route) else {
             return Half::ZERO;
         };
-        match (
-            cost.mountain,
-            self.effective_terrain(into, rain) == Terrain::Mountain,
-        ) {
+        match (cost.mountain, self.effective_terrain(into, rain) == Terrain::Mountain) {
             (Some((normal, wet)), true) => {
                 if rain {
                     wet
@@ -699,24 +639,13 @@ impl Charts {
     /// `rain`. Mounted cavalry neither pays nor triggers the penalty: the caller skips it.
     /// Water gives 0 (it cannot be entered).
     #[must_use]
-    pub fn occupied_penalty(
-        &self,
-        into: Terrain,
-        combined_cv: Half,
-        wagon_in_hex: bool,
-        rain: bool,
-    ) -> Half {
+    pub fn occupied_penalty(&self, into: Terrain, combined_cv: Half, wagon_in_hex: bool, rain: bool) -> Half {
         let t = self.effective_terrain(into, rain);
         let Some((penalties, wagon)) = self.occupied.columns.get(&t) else {
             return Half::ZERO;
         };
         let cv = combined_cv.ceil();
-        let row = self
-            .occupied
-            .rows
-            .iter()
-            .rposition(|low| *low <= cv)
-            .unwrap_or(0);
+        let row = self.occupied.rows.iter().rposition(|low| *low <= cv).unwrap_or(0);
         let by_cv = penalties.get(row).copied().unwrap_or(Half::ZERO);
         if wagon_in_hex {
             by_cv.max(*wagon)

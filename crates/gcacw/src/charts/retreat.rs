@@ -93,10 +93,7 @@ fn yes() -> bool {
 }
 
 impl CavalryRetreatTable {
-    pub(crate) fn load(
-        dir: &Path,
-        notes: &mut Vec<String>,
-    ) -> Result<CavalryRetreatTable, DataError> {
+    pub(crate) fn load(dir: &Path, notes: &mut Vec<String>) -> Result<CavalryRetreatTable, DataError> {
         let (f, cx): (CavFile, _) = FileCtx::load(dir, "cavalry-retreat.toml")?;
         cx.check_source(&(0..0), &f.source)?;
         if f.divide_by == 0 {
@@ -116,10 +113,7 @@ impl CavalryRetreatTable {
                         if t.0 == Terrain::ProvisionalSwamp || !terrains.insert(t.0) {
                             return Err(cx.err(
                                 &span,
-                                format!(
-                                    "terrain `{}` is repeated or not allowed here",
-                                    terrain_key(t.0)
-                                ),
+                                format!("terrain `{}` is repeated or not allowed here", terrain_key(t.0)),
                             ));
                         }
                     }
@@ -129,14 +123,14 @@ impl CavalryRetreatTable {
                     bands.push((from, to, span.clone()));
                     CavalryRetreatCondition::Manpower { from, to }
                 }
-                (CavWhen::OutOfAmmunition, true, None, None) => {
-                    CavalryRetreatCondition::OutOfAmmunition
-                }
-                _ => return Err(cx.err(
-                    &span,
-                    "cavalry-terrain takes `terrains`; cavalry-manpower takes `from` (and `to`); \
+                (CavWhen::OutOfAmmunition, true, None, None) => CavalryRetreatCondition::OutOfAmmunition,
+                _ => {
+                    return Err(cx.err(
+                        &span,
+                        "cavalry-terrain takes `terrains`; cavalry-manpower takes `from` (and `to`); \
                          out-of-ammunition takes neither",
-                )),
+                    ))
+                }
             };
             note(
                 notes,
@@ -157,19 +151,13 @@ impl CavalryRetreatTable {
                 && !terrains.contains(&t)
                 && !terrains.is_empty()
             {
-                return Err(cx.whole(format!(
-                    "terrain `{}` has no terrain modifier row",
-                    terrain_key(t)
-                )));
+                return Err(cx.whole(format!("terrain `{}` has no terrain modifier row", terrain_key(t))));
             }
         }
         let mut next = Some(1u8);
         for (i, (from, to, span)) in bands.iter().enumerate() {
             if next != Some(*from) {
-                return Err(cx.err(
-                    span,
-                    "Manpower bands must start at 1 and follow each other without gap",
-                ));
+                return Err(cx.err(span, "Manpower bands must start at 1 and follow each other without gap"));
             }
             next = to.map(|t| t.saturating_add(1));
             if next.is_none() && i + 1 != bands.len() {
@@ -388,12 +376,7 @@ impl RetreatCharts {
                 note(
                     notes,
                     &format!("Retreat Chart {}", c.number),
-                    &format!(
-                        "priority {} ({}) {}",
-                        row.priority,
-                        row.description,
-                        row.loss_text()
-                    ),
+                    &format!("priority {} ({}) {}", row.priority, row.description, row.loss_text()),
                     source,
                 );
                 rows.push(row);
@@ -414,10 +397,7 @@ impl RetreatCharts {
                 };
                 for h in [hex, occupied] {
                     if !rows.iter().any(|r| r.matches(&h)) {
-                        return Err(cx.err(
-                            &cspan,
-                            format!("Retreat Chart {}: no description fits {h:?}", c.number),
-                        ));
+                        return Err(cx.err(&cspan, format!("Retreat Chart {}: no description fits {h:?}", c.number)));
                     }
                 }
             }
@@ -467,9 +447,7 @@ impl Charts {
             .filter(|m| match &m.condition {
                 CavalryRetreatCondition::Terrain(ts) => m.in_hsn && ts.contains(&t),
                 CavalryRetreatCondition::Manpower { from, to } => {
-                    m.in_hsn
-                        && combined_manpower >= *from
-                        && to.is_none_or(|to| combined_manpower <= to)
+                    m.in_hsn && combined_manpower >= *from && to.is_none_or(|to| combined_manpower <= to)
                 }
                 CavalryRetreatCondition::OutOfAmmunition => out_of_ammunition,
             })

@@ -1,0 +1,218 @@
+//! The actions a player with the initiative may take (GCACW 5.0): March (5.1), Activate Leader
+//! (5.2), Burn RR Station (5.4) and Entrenchment (5.5, 1864). Assault (5.3) arrives with combat.
+
+use caisson_hexmap::{HexFeature, Terrain};
+use caisson_kernel::Choice;
+
+use crate::catalog::CounterType;
+use crate::charts::Half;
+use crate::rules::Gcacw;
+use crate::scenario::Entrenchment;
+use crate::state::{Stage, State, StationMark};
+use crate::{activation, sequence, Side};
+
+/// Whether a unit may be chosen to act at all: on the map, fatigue 3 or less, and not held back
+/// by a scenario rule (GCACW 5.1, 6.5).
+#[must_use]
+pub fn may_act(rules: &Gcacw, state: &State, u: usize) -> bool {
+    let unit = &state.units[u];
+    unit.hex.is_some() && unit.fatigue <= 3 && !rules.restricted(state, unit.counter as usize)
+}
+
+/// Whether a unit may march: as [`may_act`], or at fatigue 4 with an organized marker under the
+/// optional Fatigue-Level-4 march (GCACW 5.1).
+#[must_use]
+pub fn may_march(rules: &Gcacw, state: &State, u: usize) -> bool {
+    let unit = &state.units[u];
+    may_act(rules, state, u)
+        || (rules.settings.fatigue4_march
+            && unit.hex.is_some()
+            && unit.fatigue == 4
+            && unit.organized
+            && !rules.restricted(state, unit.counter as usize))
+}
+
+/// What a Burn RR Station action by this unit would leave (GCACW 5.4), if it would change
+/// anything: Combat 2–4 damages, 5 or more destroys.
+#[must_use]
+pub fn burn_result(rules: &Gcacw, state: &State, u: usize) -> Option<StationMark> {
+    let hex = state.units[u].hex?;
+    if !rules.is_station(hex) {
+        return None;
+    }
+    let cv = rules.combat_value(state, u);
+    let now = state.stations.get(&hex).copied();
+    let mark = if cv >= Half::whole(5) {
+        StationMark::Destroyed
+    } else if cv >= Half::whole(2) {
+        StationMark::Damaged
+    } else {
+        return None;
+    };
+    (now.is_none_or(|n| mark > n)).then_some(mark)
+}
+
+/// Whether a unit may take an Entrenchment action (GCACW 5.5, 1864): not demoralized, not under
+/// a completed fort, not a wagon (HSN-B 2.2), and not in rain.
+#[must_use]
+pub fn may_entrench(rules: &Gcacw, state: &State, u: usize) -> bool {
+    let unit = &state.units[u];
+    !state.rain
+        && unit.demoralized == 0
+        && unit.entrenchment != Some(Entrenchment::FortComplete)
+        && rules.unit_type(state, u) != CounterType::Wagon
+}
+
+/// The next marker of an Entrenchment action (GCACW 5.5, 1864 procedure). A unit in a redoubt
+/// hex starts at Breastworks-Build.
+#[must_use]
+pub fn next_entrenchment(now: Option<Entrenchment>, in_redoubt: bool) -> Option<Entrenchment> {
+    use Entrenchment::*;
+    Some(match now {
+        None if in_redoubt => BreastworksBuild,
+        None => Abatis,
+        Some(Abatis) => BreastworksBuild,
+        Some(BreastworksBuild) => Breastworks,
+        Some(Breastworks) => FortBuild1,
+        Some(FortBuild1) => FortBuild2,
+        Some(FortBuild2) => FortComplete,
+        Some(FortComplete) => return None,
+    })
+}
+
+/// Every action the side may take now, as options.
+#[must_use]
+pub fn options(rules: &Gcacw, state: &State, side: Side) -> Vec<Choice> {
+    let mut out = Vec::new();
+    for u in 0..state.units.len() {
+        if rules.unit_side(state, u) != side || !may_march(rules, state, u) {
+            continue;
+        }
+        let (id, name, unit) = (rules.unit_id(state, u), rules.unit_name(state, u), &state.units[u]);
+        let hex = unit.hex.map(|h| rules.map().label(h)).unwrap_or_default();
+        out.push(Choice::new(
+            format!("march:{id}"),
+            format!(
+                "March {name} from {hex} (fatigue {} → {})",
+                unit.fatigue,
+                (unit.fatigue + 1).min(4)
+            ),
+        ));
+        if !may_act(rules, state, u) {
+            continue;
+        }
+        if let Some(mark) = burn_result(rules, state, u) {
+            out.push(Choice::new(
+                format!("burn:{id}"),
+                format!("{name} burns the station in {hex} ({mark:?})"),
+            ));
+        }
+        if may_entrench(rules, state, u) {
+            let redoubt = unit
+                .hex
+                .is_some_and(|h| rules.map().has_feature(h, HexFeature::Redoubt));
+            if let Some(next) = next_entrenchment(unit.entrenchment, redoubt) {
+                out.push(Choice::new(
+                    format!("entrench:{id}"),
+                    format!("{name} entrenches in {hex} (→ {})", next.name()),
+                ));
+            }
+        }
+    }
+    let board = rules.board(state);
+    for l in 0..state.leaders.len() {
+        if rules.leader_counter(state, l).side == side && activation::eligible(rules, state, l, &board) {
+            let c = rules.leader_counter(state, l);
+            let hex = rules
+                .leader_hex(state, l)
+                .map(|h| rules.map().label(h))
+                .unwrap_or_default();
+            out.push(Choice::new(
+                format!("activate:{}", c.id),
+                format!("Activate {} in {hex}", c.name),
+            ));
+        }
+    }
+    out
+}
+
+/// Starts the chosen action; `None` if the option cannot be read.
+pub fn start(rules: &Gcacw, state: &mut State, side: Side, option: &str) -> Option<()> {
+    let (verb, id) = option.split_once(':')?;
+    match verb {
+        "march" => {
+            let u = rules.unit_by_id(id)?;
+            state.note(
+                format!("{side}: {} marches.", rules.unit_name(state, u)),
+                Some("GCACW 5.1"),
+            );
+            state.stage = Stage::MarchAllowance { unit: u };
+        }
+        "activate" => {
+            let l = rules.leader_by_id(id)?;
+            state.note(
+                format!("{side}: {} activates.", rules.leader_counter(state, l).name),
+                Some("GCACW 5.2"),
+            );
+            state.stage = Stage::ActivateSelect {
+                leader: l,
+                selected: Vec::new(),
+            };
+        }
+        "burn" => {
+            let u = rules.unit_by_id(id)?;
+            burn(rules, state, u);
+            sequence::next_action_phase(rules, state);
+        }
+        "entrench" => {
+            let u = rules.unit_by_id(id)?;
+            entrench(rules, state, u);
+            sequence::next_action_phase(rules, state);
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+/// Burn RR Station (GCACW 5.4): the unit gains a fatigue level and marks the station.
+pub fn burn(rules: &Gcacw, state: &mut State, u: usize) {
+    let Some(hex) = state.units[u].hex else { return };
+    let Some(mark) = burn_result(rules, state, u) else {
+        return;
+    };
+    state.units[u].fatigue = (state.units[u].fatigue + 1).min(4);
+    state.stations.insert(hex, mark);
+    let cv = rules.combat_value(state, u);
+    state.note(
+        format!(
+            "{} (Combat {cv}) burns the station at {}: {mark:?}; fatigue now {}.",
+            rules.unit_name(state, u),
+            rules.map().label(hex),
+            state.units[u].fatigue
+        ),
+        Some("GCACW 5.4"),
+    );
+}
+
+/// Entrenchment action (GCACW 5.5, 1864): one fatigue level, never an extended march, and the
+/// marker moves one step.
+pub fn entrench(rules: &Gcacw, state: &mut State, u: usize) {
+    let Some(hex) = state.units[u].hex else { return };
+    let redoubt = rules.map().has_feature(hex, HexFeature::Redoubt);
+    let Some(next) = next_entrenchment(state.units[u].entrenchment, redoubt) else {
+        return;
+    };
+    state.units[u].fatigue = (state.units[u].fatigue + 1).min(4);
+    state.units[u].entrenchment = Some(next);
+    let terrain = rules.map().terrain(hex).unwrap_or(Terrain::Clear);
+    state.note(
+        format!(
+            "{} entrenches in {} ({terrain}): {}; fatigue now {}.",
+            rules.unit_name(state, u),
+            rules.map().label(hex),
+            next.name(),
+            state.units[u].fatigue
+        ),
+        Some("GCACW 5.5"),
+    );
+}

@@ -1,0 +1,475 @@
+//! The March action (GCACW 5.1) and the march of each unit in an Activate Leader action (5.2
+//! steps 6–8): fatigue, the Extended March Table, force marching, then moving hex by hex (6.1).
+
+use caisson_kernel::{Choice, Decision, Modifier, RollRequest};
+
+use crate::catalog::CounterType;
+use crate::charts::{EmtResult, Half, Mover};
+use crate::movement::{self, MoveContext};
+use crate::rules::Gcacw;
+use crate::scenario::RuleKind;
+use crate::state::{Intent, March, Stage, State};
+use crate::{activation, sequence, Side};
+
+fn mover(ty: CounterType) -> Mover {
+    match ty {
+        CounterType::Cavalry => Mover::Cavalry,
+        CounterType::Wagon => Mover::Wagon,
+        _ => Mover::Infantry,
+    }
+}
+
+/// The Movement Allowance roll of a March (GCACW 5.1 step 1).
+#[must_use]
+pub fn allowance_request(rules: &Gcacw, state: &State, u: usize) -> RollRequest {
+    let side = rules.unit_side(state, u);
+    let ty = rules.unit_type(state, u);
+    let dice = rules.charts().movement_allowance(side, mover(ty));
+    let mut modifiers = Vec::new();
+    if dice.plus != 0 {
+        modifiers.push(Modifier::new(
+            format!("{side} {ty:?} march").to_lowercase(),
+            i32::from(dice.plus),
+            "GCACW 5.1",
+        ));
+    }
+    RollRequest {
+        side: side.id().into(),
+        purpose: format!("Movement Allowance of {}", rules.unit_name(state, u)),
+        rule: "GCACW 5.1".into(),
+        dice: dice.dice,
+        modifiers,
+    }
+}
+
+/// A scenario's minimum Movement Allowance for this unit now (e.g. HSN Sc 3), if any.
+#[must_use]
+pub fn minimum_ma(rules: &Gcacw, state: &State, u: usize, activate: bool) -> Option<(u8, String)> {
+    let side = rules.unit_side(state, u);
+    let id = rules.unit_id(state, u);
+    let fatigue_after = state.units[u].fatigue + 1;
+    rules.scenario().special_rule.iter().find_map(|r| match &r.kind {
+        RuleKind::MinimumMa {
+            side: s,
+            turns,
+            march,
+            activate: act,
+            exempt,
+            max_fatigue,
+        } if *s == side
+            && (turns.is_empty() || turns.contains(&state.turn))
+            && !exempt.iter().any(|e| e == id)
+            && max_fatigue.is_none_or(|m| fatigue_after <= m) =>
+        {
+            Some((if activate { *act } else { *march }, r.source.clone()))
+        }
+        _ => None,
+    })
+}
+
+/// Applies the March allowance roll and goes on to fatigue.
+pub fn apply_allowance(rules: &Gcacw, state: &mut State, u: usize, req: &RollRequest, dice: &[u8]) {
+    let mut ma = sequence::total(dice, &req.modifiers).max(0) as u8;
+    let mut result = format!("Movement Allowance {ma}");
+    if let Some((min, source)) = minimum_ma(rules, state, u, false) {
+        if ma < min {
+            ma = min;
+            result.push_str(&format!(", raised to the scenario minimum {min} ({source})"));
+        }
+    }
+    sequence::log_roll(state, req, dice, result);
+    begin_unit_march(rules, state, u, ma);
+}
+
+/// Steps 2–3 of a unit's march: the fatigue gain, an extended march roll if due, then force march.
+pub fn begin_unit_march(rules: &Gcacw, state: &mut State, u: usize, ma: u8) {
+    if state.units[u].fatigue == 4 {
+        // Optional Fatigue-Level-4 march: disorganized, stays at 4, no extended march roll and
+        // no force march (GCACW 5.1).
+        state.units[u].organized = false;
+        state.note(
+            format!(
+                "{} marches at fatigue 4 (optional rule): disorganized.",
+                rules.unit_name(state, u)
+            ),
+            Some("GCACW 5.1"),
+        );
+        let ctx = MoveContext::new(rules, state, u);
+        let started_in_zoc = state.units[u]
+            .hex
+            .is_some_and(|h| movement::in_enemy_zoc(rules, &ctx, h));
+        let march = March {
+            unit: u,
+            ma,
+            left: Half::whole(u16::from(ma)),
+            moved: false,
+            started_in_zoc,
+            wagon_paid: false,
+        };
+        start_moving(rules, state, march);
+        return;
+    }
+    let unit = &mut state.units[u];
+    unit.fatigue = (unit.fatigue + 1).min(4);
+    let (fl, exhausted) = (unit.fatigue, unit.exhausted);
+    let name = rules.unit_name(state, u);
+    let ctx = MoveContext::new(rules, state, u);
+    let started_in_zoc = state.units[u]
+        .hex
+        .is_some_and(|h| movement::in_enemy_zoc(rules, &ctx, h));
+    let march = March {
+        unit: u,
+        ma,
+        left: Half::whole(u16::from(ma)),
+        moved: false,
+        started_in_zoc,
+        wagon_paid: false,
+    };
+    let extended = if exhausted { fl >= 2 } else { fl >= 3 };
+    if extended {
+        state.note(
+            format!(
+                "{name} reaches fatigue {fl} on its {} side: an extended march.",
+                if exhausted { "exhausted" } else { "normal" }
+            ),
+            Some("GCACW 5.1"),
+        );
+        state.stage = Stage::ExtendedMarch { march };
+    } else {
+        state.note(format!("{name}: fatigue {fl}."), Some("GCACW 5.1"));
+        offer_force_march(rules, state, march);
+    }
+}
+
+/// The Extended March Table roll with its modifiers (GCACW 5.1; HSN-B 2.2).
+#[must_use]
+pub fn extended_request(rules: &Gcacw, state: &State, march: &March) -> RollRequest {
+    let u = march.unit;
+    let unit = &state.units[u];
+    let side = rules.unit_side(state, u);
+    let mut modifiers = Vec::new();
+    if side == Side::Union {
+        modifiers.push(Modifier::new(
+            "Other Union Units",
+            1,
+            "GCACW 5.1 (Union Army Modifiers)",
+        ));
+    }
+    match (unit.exhausted, unit.fatigue) {
+        (true, 3) => modifiers.push(Modifier::new("exhausted unit reaching fatigue 3", 1, "GCACW 5.1")),
+        (true, 4) => modifiers.push(Modifier::new("exhausted unit reaching fatigue 4", 3, "GCACW 5.1")),
+        (false, 4) => modifiers.push(Modifier::new("unit reaching fatigue 4", 1, "GCACW 5.1")),
+        _ => {}
+    }
+    if rules.unit_type(state, u) == CounterType::Wagon {
+        let south = unit
+            .hex
+            .and_then(|h| rules.map().index(h))
+            .is_some_and(|i| rules.south_of_duck[i]);
+        if !south {
+            modifiers.push(Modifier::new("wagon train north of the Duck River", 1, "HSN-B 2.2"));
+        }
+    }
+    RollRequest {
+        side: side.id().into(),
+        purpose: format!("Extended March Table for {}", rules.unit_name(state, u)),
+        rule: "GCACW 5.1".into(),
+        dice: 1,
+        modifiers,
+    }
+}
+
+/// Applies the Extended March Table result.
+pub fn apply_extended(rules: &Gcacw, state: &mut State, march: March, req: &RollRequest, dice: &[u8]) {
+    let u = march.unit;
+    let total = sequence::total(dice, &req.modifiers);
+    let (organized, manpower) = (state.units[u].organized, state.units[u].manpower);
+    let column = if organized {
+        "Organized".to_string()
+    } else {
+        format!("Disorganized {manpower}")
+    };
+    let result = rules.charts().extended_march(total, organized, manpower);
+    let text = match result {
+        EmtResult::NoEffect => "NE: no effect".to_string(),
+        EmtResult::Disorganize => "D: disorganized".to_string(),
+        EmtResult::Loss(n) => format!("{n}: loses {n} Manpower"),
+    };
+    sequence::log_roll(state, req, dice, format!("{text} (column {column}, row {total})"));
+    match result {
+        EmtResult::NoEffect => {}
+        EmtResult::Disorganize => state.units[u].organized = false,
+        EmtResult::Loss(n) => rules.lose_manpower(state, u, n, "extended march", "GCACW 5.1"),
+    }
+    if state.units[u].hex.is_none() {
+        end_march(rules, state);
+    } else {
+        offer_force_march(rules, state, march);
+    }
+}
+
+/// Whether the unit may force march (GCACW 5.1 step 3): organized, and not a wagon.
+fn may_force_march(rules: &Gcacw, state: &State, u: usize) -> bool {
+    state.units[u].organized && rules.unit_type(state, u) != CounterType::Wagon
+}
+
+fn offer_force_march(rules: &Gcacw, state: &mut State, march: March) {
+    if may_force_march(rules, state, march.unit) {
+        state.stage = Stage::ForceMarch { march };
+    } else {
+        start_moving(rules, state, march);
+    }
+}
+
+/// The force-march decision.
+#[must_use]
+pub fn force_march_decision(rules: &Gcacw, state: &State, march: &March) -> Decision {
+    let name = rules.unit_name(state, march.unit);
+    let cav = rules.unit_type(state, march.unit) == CounterType::Cavalry;
+    let bonus = if cav {
+        "2d6 − 1, at least 4"
+    } else {
+        "1d6 − 1, at least 2"
+    };
+    Decision {
+        side: rules.unit_side(state, march.unit).id().into(),
+        kind: "force-march".into(),
+        prompt: format!("{name} has {} MP. Force march? It becomes disorganized, gains {bonus} MP and may lose Manpower (GCACW 5.1).", march.left),
+        options: vec![Choice::new("force-march", format!("Force march {name}")), Choice::new("no-force-march", "March normally")],
+    }
+}
+
+/// Applies the force-march decision; `None` if unreadable.
+pub fn choose_force_march(rules: &Gcacw, state: &mut State, march: March, option: &str) -> Option<()> {
+    match option {
+        "force-march" => {
+            state.units[march.unit].organized = false;
+            state.note(
+                format!("{} force marches: disorganized.", rules.unit_name(state, march.unit)),
+                Some("GCACW 5.1"),
+            );
+            state.stage = Stage::ForceMarchRoll { march };
+        }
+        "no-force-march" => start_moving(rules, state, march),
+        _ => return None,
+    }
+    Some(())
+}
+
+/// The force-march roll: one die for infantry, two for cavalry.
+#[must_use]
+pub fn force_march_request(rules: &Gcacw, state: &State, march: &March) -> RollRequest {
+    let cav = rules.unit_type(state, march.unit) == CounterType::Cavalry;
+    RollRequest {
+        side: rules.unit_side(state, march.unit).id().into(),
+        purpose: format!("force march of {}", rules.unit_name(state, march.unit)),
+        rule: "GCACW 5.1".into(),
+        dice: if cav { 2 } else { 1 },
+        modifiers: vec![Modifier::new("force march", -1, "GCACW 5.1")],
+    }
+}
+
+/// Force-march bonus and Manpower loss from the unmodified roll (GCACW 5.1): infantry gains
+/// roll − 1 (at least 2) and loses 2 on a 6 if at 6+ Manpower (else 1), 1 on 2–5, none on 1;
+/// cavalry gains 2d6 − 1 (at least 4) and loses 1 on 8 or more.
+#[must_use]
+pub fn force_march_outcome(cavalry: bool, raw: u8, manpower: u8) -> (u8, u8) {
+    if cavalry {
+        ((raw.saturating_sub(1)).max(4), u8::from(raw >= 8))
+    } else {
+        let loss = match raw {
+            6 if manpower >= 6 => 2,
+            2..=6 => 1,
+            _ => 0,
+        };
+        ((raw.saturating_sub(1)).max(2), loss)
+    }
+}
+
+/// Applies the force-march roll.
+pub fn apply_force_march(rules: &Gcacw, state: &mut State, mut march: March, req: &RollRequest, dice: &[u8]) {
+    let u = march.unit;
+    let cav = rules.unit_type(state, u) == CounterType::Cavalry;
+    let raw: u8 = dice.iter().sum();
+    let (bonus, loss) = force_march_outcome(cav, raw, state.units[u].manpower);
+    march.left = march.left + Half::whole(u16::from(bonus));
+    sequence::log_roll(
+        state,
+        req,
+        dice,
+        format!("+{bonus} MP (now {}), Manpower loss {loss}", march.left),
+    );
+    if loss > 0 {
+        rules.lose_manpower(state, u, loss, "force march", "GCACW 5.1");
+    }
+    if state.units[u].hex.is_none() {
+        end_march(rules, state);
+    } else {
+        start_moving(rules, state, march);
+    }
+}
+
+fn start_moving(rules: &Gcacw, state: &mut State, march: March) {
+    state.note(
+        format!("{} has {} MP to move.", rules.unit_name(state, march.unit), march.left),
+        Some("GCACW 5.1"),
+    );
+    state.stage = Stage::Moving { march };
+}
+
+/// The legal moves of a marching unit, as options: each adjacent hex it may enter, and ending the
+/// march.
+#[must_use]
+pub fn moving_decision(rules: &Gcacw, state: &State, march: &March) -> Decision {
+    let u = march.unit;
+    let map = rules.map();
+    let name = rules.unit_name(state, u);
+    let mut options = Vec::new();
+    if let Some(at) = state.units[u].hex {
+        let ctx = MoveContext::new(rules, state, u);
+        for (_, to) in map.neighbors(at) {
+            let Some(s) = movement::step(
+                rules,
+                &ctx,
+                at,
+                to,
+                !march.moved,
+                march.started_in_zoc,
+                march.wagon_paid,
+            ) else {
+                continue;
+            };
+            let affordable = s.zoc_to_zoc || s.cost <= march.left || !march.moved;
+            if !affordable || (s.zoc_to_zoc && march.moved) {
+                continue;
+            }
+            let terrain = map.terrain(to).map(|t| t.name()).unwrap_or("?");
+            let what = if s.zoc_to_zoc {
+                format!(
+                    "enemy ZOC to enemy ZOC: all MP{}",
+                    if s.disorganizes { ", and disorganized" } else { "" }
+                )
+            } else if s.cost > march.left {
+                format!("{} MP, the minimum move", s.cost)
+            } else {
+                format!("{} MP", s.cost)
+            };
+            let stop = if s.ends && !s.zoc_to_zoc {
+                "; enters enemy ZOC and stops"
+            } else {
+                ""
+            };
+            options.push(Choice::new(
+                format!("move:{to}"),
+                format!("Move to {} ({terrain}, {what}{stop})", map.label(to)),
+            ));
+        }
+    }
+    options.push(Choice::new("end", format!("End {name}'s march")));
+    let at = state.units[u].hex.map(|h| map.label(h)).unwrap_or_default();
+    Decision {
+        side: rules.unit_side(state, u).id().into(),
+        kind: "move".into(),
+        prompt: format!("{name} in {at}, {} MP left: move or end the march", march.left),
+        options,
+    }
+}
+
+/// Applies a move; `None` if unreadable.
+pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &str) -> Option<()> {
+    if option == "end" {
+        state.note(
+            format!("{} ends its march.", rules.unit_name(state, march.unit)),
+            Some("GCACW 5.1"),
+        );
+        end_march(rules, state);
+        return Some(());
+    }
+    let to: caisson_hexmap::Hex = option.strip_prefix("move:")?.parse().ok()?;
+    let u = march.unit;
+    let from = state.units[u].hex?;
+    let ctx = MoveContext::new(rules, state, u);
+    let s = movement::step(
+        rules,
+        &ctx,
+        from,
+        to,
+        !march.moved,
+        march.started_in_zoc,
+        march.wagon_paid,
+    )?;
+    let side = rules.map().hexside(from, to);
+    state.units[u].hex = Some(to);
+    if rules.unit_type(state, u) == CounterType::Wagon && !side.contains(caisson_hexmap::Hexside::PIKE) {
+        march.wagon_paid = true;
+    }
+    let minimum = s.cost > march.left && !s.zoc_to_zoc;
+    let name = rules.unit_name(state, u);
+    let label = rules.map().label(to);
+    if s.zoc_to_zoc || minimum {
+        march.left = Half::whole(0);
+    } else {
+        march.left = march.left - s.cost;
+    }
+    march.moved = true;
+    let how = if s.zoc_to_zoc {
+        "from enemy ZOC to enemy ZOC, spending its whole allowance".to_string()
+    } else if minimum {
+        format!("for {} MP as its minimum move", s.cost)
+    } else {
+        format!("for {} MP ({} left)", s.cost, march.left)
+    };
+    state.note(
+        format!("{name} moves to {label} {how}."),
+        Some(if minimum { "GCACW 6.1" } else { "GCACW 6.1, 6.2" }),
+    );
+    if s.disorganizes {
+        if state.units[u].organized {
+            state.units[u].organized = false;
+            state.note(
+                format!("{name} is disorganized: no road, pike, trail or railroad joins the two ZOC hexes."),
+                Some("GCACW 6.2"),
+            );
+        } else {
+            rules.lose_manpower(
+                state,
+                u,
+                1,
+                "moving from enemy ZOC to enemy ZOC off the roads",
+                "GCACW 6.2",
+            );
+        }
+    }
+    if s.ends && !s.zoc_to_zoc {
+        state.note(
+            format!("{name} entered an enemy zone of control and must stop."),
+            Some("GCACW 6.2"),
+        );
+    }
+    if s.ends || march.left == Half::whole(0) || state.units[u].hex.is_none() {
+        end_march(rules, state);
+    } else {
+        state.stage = Stage::Moving { march };
+    }
+    Some(())
+}
+
+/// A unit's march is over: back to its activation, or on to the next Action Phase.
+pub fn end_march(rules: &Gcacw, state: &mut State) {
+    if state.activation.is_some() {
+        activation::after_unit(rules, state);
+    } else {
+        sequence::next_action_phase(rules, state);
+    }
+}
+
+/// Starts the march (or entrenchment) of one unit of an activation, with the leader's allowance.
+pub fn activated_unit(rules: &Gcacw, state: &mut State, u: usize, intent: Intent, ma: u8) {
+    match intent {
+        Intent::Entrench => {
+            crate::actions::entrench(rules, state, u);
+            activation::after_unit(rules, state);
+        }
+        Intent::March => begin_unit_march(rules, state, u, ma),
+    }
+}

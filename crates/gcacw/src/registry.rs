@@ -1,0 +1,183 @@
+//! The scenarios this crate offers and how front ends start, load and describe games of them.
+
+use std::sync::{Arc, OnceLock};
+
+use caisson_kernel::data::DataError;
+use caisson_kernel::{DynGame, Game, Save, SaveError, Setup};
+
+use crate::data::GameData;
+use crate::rules::{Gcacw, Settings};
+
+/// The rule-system id in saves.
+pub const SYSTEM: &str = "gcacw";
+
+/// A scenario as listed to players.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ScenarioInfo {
+    /// Id, e.g. `hsn-1`.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Date of the first turn.
+    pub first_date: String,
+    /// Date of the last turn.
+    pub last_date: String,
+    /// Turns.
+    pub turns: u16,
+    /// `basic` or `advanced`.
+    pub game: String,
+}
+
+static HSN: OnceLock<Result<Arc<GameData>, String>> = OnceLock::new();
+
+/// Hood Strikes North's data, loaded and validated once.
+///
+/// # Errors
+/// A data file is missing or invalid; the message names file, line and field.
+pub fn hsn() -> Result<Arc<GameData>, String> {
+    HSN.get_or_init(|| {
+        GameData::load_dir(&GameData::builtin_dir(), "hsn")
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
+    })
+    .clone()
+}
+
+fn add_days(date: &str, days: u16) -> String {
+    // Dates of HSN fall in November and December 1864.
+    let parts: Vec<u32> = date.split('-').filter_map(|p| p.parse().ok()).collect();
+    let [y, m, d] = parts[..] else { return date.to_string() };
+    let month_len = |m: u32| match m {
+        2 => 29,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    let (mut y, mut m, mut d) = (y, m, d + u32::from(days));
+    while d > month_len(m) {
+        d -= month_len(m);
+        m += 1;
+        if m > 12 {
+            m = 1;
+            y += 1;
+        }
+    }
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Every scenario.
+///
+/// # Errors
+/// The data does not load.
+pub fn scenarios() -> Result<Vec<ScenarioInfo>, DataError> {
+    let data = hsn().map_err(|e| DataError::invalid("data/hsn", e))?;
+    Ok(data
+        .scenarios
+        .iter()
+        .map(|s| ScenarioInfo {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            first_date: s.first_date.clone(),
+            last_date: add_days(&s.first_date, s.turns.saturating_sub(1)),
+            turns: s.turns,
+            game: s.game.clone(),
+        })
+        .collect())
+}
+
+fn build(setup: &Setup) -> Result<(Gcacw, crate::state::State), String> {
+    if setup.system != SYSTEM {
+        return Err(format!("unknown rule system `{}`", setup.system));
+    }
+    let settings = Settings::parse(&setup.options)?;
+    Gcacw::new(hsn()?, &setup.scenario, settings)
+}
+
+/// A setup for a new game of a scenario.
+#[must_use]
+pub fn setup(scenario: &str, seed: u64, dice: caisson_kernel::DiceMode, options: Vec<String>) -> Setup {
+    Setup {
+        system: SYSTEM.into(),
+        scenario: scenario.into(),
+        seed,
+        dice,
+        options,
+    }
+}
+
+/// Starts a game.
+///
+/// # Errors
+/// Unknown scenario or option, or data that does not load.
+pub fn new_game(setup: &Setup) -> Result<Box<dyn DynGame>, String> {
+    let (rules, state) = build(setup)?;
+    Ok(Box::new(Game::new(rules, state, setup.clone())))
+}
+
+/// Resumes a saved game, checking it.
+///
+/// # Errors
+/// The save is refused (see [`SaveError`]).
+pub fn load_game(save: &Save) -> Result<Box<dyn DynGame>, SaveError> {
+    let (rules, state) = build(&save.setup).map_err(SaveError::Setup)?;
+    Ok(Box::new(Game::load(rules, state, save)?))
+}
+
+/// What a player should know before starting: reconstructed data, and scenario rules the engine
+/// does not enforce yet.
+///
+/// # Errors
+/// Unknown scenario, or data that does not load.
+pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
+    let data = hsn()?;
+    let si = data
+        .scenario(scenario)
+        .ok_or_else(|| format!("no scenario `{scenario}`"))?;
+    let sc = &data.scenarios[si];
+    let mut out = Vec::new();
+    if data.map.reconstructed {
+        out.push(format!(
+            "The map is a reconstruction, not the printed map: {}",
+            data.map.source
+        ));
+    }
+    let reconstructed: Vec<&str> = sc
+        .setup
+        .iter()
+        .filter_map(|r| data.catalog.index(&r.counter))
+        .map(|c| data.catalog.get(c))
+        .filter(|c| c.reconstructed())
+        .map(|c| c.name.as_str())
+        .collect();
+    if !reconstructed.is_empty() {
+        out.push(format!(
+            "Counter values reconstructed (not printed in any source) for: {}.",
+            reconstructed.join(", ")
+        ));
+    }
+    for line in data.charts.reconstructed() {
+        out.push(format!("Chart: {line}"));
+    }
+    out.push("Not yet enforced in this version: combat, assaults, cavalry retreats, the Recovery Phase and victory points (the turn advances after the Action Cycle).".to_string());
+    for r in &sc.special_rule {
+        use crate::scenario::RuleKind::*;
+        let enforced = matches!(
+            r.kind,
+            ProhibitedHexes { .. } | ExtraActivator { .. } | MinimumMa { .. } | NoActivation { .. } | LateRain { .. }
+        );
+        if !enforced {
+            out.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));
+        }
+    }
+    Ok(out)
+}
+
+/// The SVG drawing of a game's map.
+///
+/// # Errors
+/// Unknown map, or data that does not load.
+pub fn render_map_svg(map_id: &str) -> Result<String, String> {
+    match map_id {
+        "hsn" => Ok(caisson_hexmap::render::svg(&hsn()?.map)),
+        other => Err(format!("no map `{other}` (known: hsn)")),
+    }
+}

@@ -1,0 +1,512 @@
+//! The GCACW rules as a state machine over the kernel's decision protocol: [`Gcacw`] holds the
+//! static data of one scenario; the procedures live in the modules named after them
+//! ([`crate::sequence`], [`crate::march`], [`crate::activation`], [`crate::actions`],
+//! [`crate::transfer`]). This module has the shared look-ups they use.
+
+use std::sync::Arc;
+
+use caisson_hexmap::{algorithms, Hex, HexFeature, HexRange, Map};
+use caisson_kernel::{Describe, LogEntry, Pending, RuleError, Rules};
+
+use crate::catalog::{Catalog, Counter, CounterType, Kind};
+use crate::charts::{Charts, Half};
+use crate::data::GameData;
+use crate::scenario::{RuleKind, Scenario};
+use crate::state::{Leader, Stage, State, Unit};
+use crate::zoc::{self, Zoc};
+use crate::Side;
+
+/// Optional rules a game may be started with (GCACW 5.1 and the like).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    /// The optional Fatigue-Level-4 march (GCACW 5.1).
+    pub fatigue4_march: bool,
+}
+
+impl Settings {
+    /// Reads `name=value` options.
+    ///
+    /// # Errors
+    /// An unknown option.
+    pub fn parse(options: &[String]) -> Result<Settings, String> {
+        let mut s = Settings::default();
+        for o in options {
+            match o.as_str() {
+                "fatigue4-march=on" => s.fatigue4_march = true,
+                "fatigue4-march=off" => s.fatigue4_march = false,
+                other => return Err(format!("unknown game option `{other}` (known: fatigue4-march=on|off)")),
+            }
+        }
+        Ok(s)
+    }
+}
+
+/// One GCACW scenario's rules and static data.
+#[derive(Clone, Debug)]
+pub struct Gcacw {
+    pub(crate) data: Arc<GameData>,
+    pub(crate) scenario: usize,
+    pub(crate) settings: Settings,
+    /// Unit index in the state of each catalog counter.
+    pub(crate) unit_of: Vec<Option<usize>>,
+    /// Leader index in the state of each catalog counter.
+    pub(crate) leader_of: Vec<Option<usize>>,
+    /// Hexes south of the Duck River (HSN-B 2.2 wagon modifier), indexed by map index.
+    pub(crate) south_of_duck: Vec<bool>,
+}
+
+impl Gcacw {
+    /// Rules for a scenario and its starting state.
+    ///
+    /// # Errors
+    /// Unknown scenario, or a set-up that breaks the rules (a leader with no unit to carry him).
+    pub fn new(data: Arc<GameData>, scenario: &str, settings: Settings) -> Result<(Gcacw, State), String> {
+        let si = data
+            .scenario(scenario)
+            .ok_or_else(|| format!("no scenario `{scenario}`"))?;
+        let sc = &data.scenarios[si];
+        let cat = &data.catalog;
+        let mut unit_of = vec![None; cat.counters.len()];
+        let mut leader_of = vec![None; cat.counters.len()];
+        let mut units = Vec::new();
+        let mut leaders = Vec::new();
+        let mut pending_leaders = Vec::new();
+        for row in &sc.setup {
+            let ci = cat
+                .index(&row.counter)
+                .ok_or_else(|| format!("unknown counter {}", row.counter))?;
+            let c = cat.get(ci);
+            match c.kind {
+                Kind::Unit => {
+                    unit_of[ci] = Some(units.len());
+                    units.push(Unit {
+                        counter: ci as u16,
+                        hex: Some(row.hex),
+                        manpower: row.manpower.unwrap_or(1),
+                        organized: !row.disorganized,
+                        exhausted: row.exhausted,
+                        fatigue: row.fatigue,
+                        demoralized: row.demoralized,
+                        entrenchment: row.entrenchment,
+                        eliminated: false,
+                    });
+                }
+                Kind::Leader => pending_leaders.push((ci, row.hex)),
+            }
+        }
+        for row in &sc.arrival {
+            if let Some(ci) = cat.index(&row.counter) {
+                if cat.get(ci).kind == Kind::Unit && unit_of[ci].is_none() {
+                    unit_of[ci] = Some(units.len());
+                    units.push(Unit {
+                        counter: ci as u16,
+                        hex: None,
+                        manpower: row.manpower.unwrap_or(1),
+                        organized: true,
+                        exhausted: row.exhausted,
+                        fatigue: row.fatigue,
+                        demoralized: 0,
+                        entrenchment: None,
+                        eliminated: false,
+                    });
+                }
+            }
+        }
+        let mut rules = Gcacw {
+            south_of_duck: south_of_duck(&data.map),
+            data: data.clone(),
+            scenario: si,
+            settings,
+            unit_of,
+            leader_of: Vec::new(),
+        };
+        for (ci, hex) in pending_leaders {
+            let with = units
+                .iter()
+                .enumerate()
+                .filter(|(_, u)| u.hex == Some(hex))
+                .map(|(i, _)| i)
+                .find(|&u| rules.may_attach_counter(ci, units[u].counter as usize))
+                .or_else(|| {
+                    units
+                        .iter()
+                        .position(|u| u.hex == Some(hex) && cat.get(u.counter as usize).ty != CounterType::Wagon)
+                })
+                .ok_or_else(|| {
+                    format!(
+                        "set-up of {scenario}: leader {} in {hex} has no unit to be attached to",
+                        cat.get(ci).name
+                    )
+                })?;
+            leader_of[ci] = Some(leaders.len());
+            leaders.push(Leader {
+                counter: ci as u16,
+                with: Some(with),
+            });
+        }
+        rules.leader_of = leader_of;
+        let mut state = State {
+            turn: 1,
+            units,
+            leaders,
+            stations: Default::default(),
+            stage: Stage::Over,
+            activation: None,
+            automatic: sc.initiative.automatic.clone(),
+            gained: [false; 2],
+            rain: false,
+            used_special: Vec::new(),
+            log: Vec::new(),
+        };
+        state.note(
+            format!("{} — {} ({} turns from {}).", sc.id, sc.name, sc.turns, sc.first_date),
+            Some(&sc.source),
+        );
+        crate::sequence::start_turn(&rules, &mut state);
+        Ok((rules, state))
+    }
+
+    /// The scenario.
+    #[must_use]
+    pub fn scenario(&self) -> &Scenario {
+        &self.data.scenarios[self.scenario]
+    }
+
+    /// The map.
+    #[must_use]
+    pub fn map(&self) -> &Map {
+        &self.data.map
+    }
+
+    /// The charts.
+    #[must_use]
+    pub fn charts(&self) -> &Charts {
+        &self.data.charts
+    }
+
+    /// Counters and commands.
+    #[must_use]
+    pub fn catalog(&self) -> &Catalog {
+        &self.data.catalog
+    }
+
+    /// Printed values of a unit.
+    #[must_use]
+    pub fn unit_counter(&self, state: &State, u: usize) -> &Counter {
+        self.catalog().get(state.units[u].counter as usize)
+    }
+
+    /// Printed values of a leader.
+    #[must_use]
+    pub fn leader_counter(&self, state: &State, l: usize) -> &Counter {
+        self.catalog().get(state.leaders[l].counter as usize)
+    }
+
+    /// A unit's side.
+    #[must_use]
+    pub fn unit_side(&self, state: &State, u: usize) -> Side {
+        self.unit_counter(state, u).side
+    }
+
+    /// A unit's name.
+    #[must_use]
+    pub fn unit_name(&self, state: &State, u: usize) -> String {
+        self.unit_counter(state, u).name.clone()
+    }
+
+    /// A unit's stable id.
+    #[must_use]
+    pub fn unit_id(&self, state: &State, u: usize) -> &str {
+        &self.unit_counter(state, u).id
+    }
+
+    /// The unit with a counter id.
+    #[must_use]
+    pub fn unit_by_id(&self, id: &str) -> Option<usize> {
+        self.catalog().index(id).and_then(|c| self.unit_of[c])
+    }
+
+    /// The leader with a counter id.
+    #[must_use]
+    pub fn leader_by_id(&self, id: &str) -> Option<usize> {
+        self.catalog().index(id).and_then(|c| self.leader_of[c])
+    }
+
+    /// Where a leader is.
+    #[must_use]
+    pub fn leader_hex(&self, state: &State, l: usize) -> Option<Hex> {
+        state.leaders[l].with.and_then(|u| state.units[u].hex)
+    }
+
+    /// Units on the map, with their hexes.
+    pub fn on_map<'s>(&self, state: &'s State) -> impl Iterator<Item = (usize, Hex)> + 's {
+        state
+            .units
+            .iter()
+            .enumerate()
+            .filter_map(|(i, u)| u.hex.map(|h| (i, h)))
+    }
+
+    /// A unit's type.
+    #[must_use]
+    pub fn unit_type(&self, state: &State, u: usize) -> CounterType {
+        self.unit_counter(state, u).ty
+    }
+
+    /// A unit's current Combat value (GCACW 2.2, 7.2): its Manpower when organized, the
+    /// disorganized side's value otherwise.
+    #[must_use]
+    pub fn combat_value(&self, state: &State, u: usize) -> Half {
+        let unit = &state.units[u];
+        if unit.organized {
+            Half::whole(u16::from(unit.manpower))
+        } else {
+            self.charts().disorganized_cv(unit.manpower)
+        }
+    }
+
+    /// The side occupying a hex, if any.
+    #[must_use]
+    pub fn occupant(&self, state: &State, hex: Hex) -> Option<Side> {
+        self.on_map(state)
+            .find(|&(_, h)| h == hex)
+            .map(|(u, _)| self.unit_side(state, u))
+    }
+
+    /// Zones of control exerted by the units of `side`.
+    #[must_use]
+    pub fn zoc_of(&self, state: &State, side: Side) -> Vec<Zoc> {
+        let hexes: Vec<Hex> = self
+            .on_map(state)
+            .filter(|&(u, _)| self.unit_side(state, u) == side)
+            .map(|(_, h)| h)
+            .collect();
+        zoc::grid(self.map(), hexes, state.rain)
+    }
+
+    /// Who occupies each hex and the zones of control of both sides, computed once for a query.
+    #[must_use]
+    pub fn board(&self, state: &State) -> Board {
+        let map = self.map();
+        let mut occupant = vec![None; map.index_len()];
+        for (u, h) in self.on_map(state) {
+            if let Some(i) = map.index(h) {
+                occupant[i] = Some(self.unit_side(state, u));
+            }
+        }
+        Board {
+            occupant,
+            zoc: [self.zoc_of(state, Side::Union), self.zoc_of(state, Side::Confederate)],
+        }
+    }
+
+    /// Hexes in a leader's command radius (GCACW 2.5): paths of at most three hexes that enter
+    /// no enemy-occupied hex and no enemy ZOC hex unless a friendly unit is there.
+    #[must_use]
+    pub fn command_radius(&self, state: &State, l: usize, board: &Board) -> Vec<Hex> {
+        let Some(start) = self.leader_hex(state, l) else {
+            return Vec::new();
+        };
+        let side = self.leader_counter(state, l).side;
+        let map = self.map();
+        algorithms::within(map, start, 3, |h| {
+            let Some(i) = map.index(h) else { return false };
+            let occ = board.occupant[i];
+            if occ == Some(side.enemy()) {
+                return false;
+            }
+            board.zoc[crate::state::side_index(side.enemy())][i] == Zoc::None || occ == Some(side)
+        })
+        .into_iter()
+        .map(|(h, _)| h)
+        .collect()
+    }
+
+    /// Whether a leader counter may be attached to a unit counter (GCACW 2.1; HSN-B 2.2): army and
+    /// district leaders to subordinate infantry, other leaders to units of their own command.
+    #[must_use]
+    pub fn may_attach_counter(&self, leader: usize, unit: usize) -> bool {
+        let cat = self.catalog();
+        let (l, u) = (cat.get(leader), cat.get(unit));
+        if !cat.commands_unit(leader, unit) {
+            return false;
+        }
+        match l.ty {
+            CounterType::Army | CounterType::District => u.ty == CounterType::Infantry,
+            _ => u.ty != CounterType::Wagon,
+        }
+    }
+
+    /// Whether a scenario special rule keeps a unit from activating now (e.g. HSN Sc 2 turn-1
+    /// restrictions). A unit restricted on a turn is released once an enemy unit stands next to
+    /// it (docs/rulings.md R3).
+    #[must_use]
+    pub fn restricted(&self, state: &State, counter: usize) -> bool {
+        let id = &self.catalog().get(counter).id;
+        self.scenario().rules().any(|r| match r {
+            RuleKind::NoActivation {
+                counters,
+                turns,
+                until_turn,
+                ..
+            } if counters.iter().any(|c| c == id) => {
+                let now = turns.contains(&state.turn) || until_turn.is_some_and(|t| state.turn < t);
+                now && !self.enemy_adjacent(state, counter)
+            }
+            _ => false,
+        })
+    }
+
+    fn enemy_adjacent(&self, state: &State, counter: usize) -> bool {
+        let c = self.catalog().get(counter);
+        let hex = match c.kind {
+            Kind::Unit => self.unit_of[counter].and_then(|u| state.units[u].hex),
+            Kind::Leader => self.leader_of[counter].and_then(|l| self.leader_hex(state, l)),
+        };
+        let Some(hex) = hex else { return false };
+        self.map()
+            .neighbors(hex)
+            .any(|(_, n)| self.occupant(state, n) == Some(c.side.enemy()))
+    }
+
+    /// Whether a side may not enter a hex under a scenario rule or HSN-B 10.0 (5805 and 5806 are
+    /// off the map for the Confederate player).
+    #[must_use]
+    pub fn prohibited(&self, side: Side, hex: Hex) -> bool {
+        if side == Side::Confederate && (hex == Hex::new(58, 5) || hex == Hex::new(58, 6)) {
+            return true;
+        }
+        self.scenario().rules().any(|r| match r {
+            RuleKind::ProhibitedHexes { side: s, hexes, .. } => {
+                *s == side && hexes.iter().any(|r: &HexRange| r.contains(hex))
+            }
+            _ => false,
+        })
+    }
+
+    /// Whether a hex has a railroad station.
+    #[must_use]
+    pub fn is_station(&self, hex: Hex) -> bool {
+        self.map().has_feature(hex, HexFeature::Station)
+    }
+
+    /// Removes a unit from play; leaders it carried move to the nearest subordinate unit, or are
+    /// eliminated if none is left (GCACW 6.3).
+    pub fn eliminate(&self, state: &mut State, u: usize, why: &str) {
+        let from = state.units[u].hex;
+        state.units[u].hex = None;
+        state.units[u].eliminated = true;
+        state.units[u].manpower = 0;
+        state.note(
+            format!("{} is eliminated ({why}).", self.unit_name(state, u)),
+            Some("GCACW 6.3"),
+        );
+        for l in 0..state.leaders.len() {
+            if state.leaders[l].with != Some(u) {
+                continue;
+            }
+            let lc = state.leaders[l].counter as usize;
+            let best = self
+                .on_map(state)
+                .filter(|&(v, _)| self.may_attach_counter(lc, state.units[v].counter as usize))
+                .min_by_key(|&(_, h)| from.map_or(0, |f| f.distance(h)))
+                .map(|(v, _)| v);
+            state.leaders[l].with = best;
+            let name = self.catalog().get(lc).name.clone();
+            match best.and_then(|v| state.units[v].hex) {
+                Some(h) => state.note(
+                    format!(
+                        "{name} moves to the nearest subordinate unit, in {}.",
+                        self.map().label(h)
+                    ),
+                    Some("GCACW 6.3"),
+                ),
+                None => state.note(
+                    format!("{name} has no subordinate unit left and is eliminated."),
+                    Some("GCACW 6.3"),
+                ),
+            }
+        }
+    }
+
+    /// Takes Manpower from a unit; at zero it is eliminated. The new marker is disorganized.
+    pub fn lose_manpower(&self, state: &mut State, u: usize, loss: u8, why: &str, rule: &str) {
+        let unit = &mut state.units[u];
+        unit.manpower = unit.manpower.saturating_sub(loss);
+        unit.organized = false;
+        let left = unit.manpower;
+        state.note(
+            format!(
+                "{} loses {loss} Manpower ({why}); now {left}, disorganized.",
+                self.unit_name(state, u)
+            ),
+            Some(rule),
+        );
+        if left == 0 {
+            self.eliminate(state, u, why);
+        }
+    }
+}
+
+/// Occupation and zones of control of the whole map at one moment.
+pub struct Board {
+    /// The side occupying each hex, by map index.
+    pub occupant: Vec<Option<Side>>,
+    /// Zones of control exerted by the Union (0) and Confederate (1) units, by map index.
+    pub zoc: [Vec<Zoc>; 2],
+}
+
+/// Hexes south of the Duck River: those reachable from the south map edge without crossing a
+/// minor or major river hexside (HSN-B 2.2 uses the Duck as a boundary).
+fn south_of_duck(map: &Map) -> Vec<bool> {
+    let mut south = vec![false; map.index_len()];
+    let starts: Vec<Hex> = map.hexes().filter(|h| h.col == 1).collect();
+    let mut stack = starts;
+    while let Some(h) = stack.pop() {
+        let Some(i) = map.index(h) else { continue };
+        if south[i] {
+            continue;
+        }
+        south[i] = true;
+        for (_, n) in map.neighbors(h) {
+            if !map.hexside(h, n).intersects(caisson_hexmap::Hexside::RIVER) {
+                stack.push(n);
+            }
+        }
+    }
+    south
+}
+
+impl Rules for Gcacw {
+    type State = State;
+
+    fn pending(&self, state: &State) -> Pending {
+        crate::sequence::pending(self, state)
+    }
+
+    fn choose(&self, state: &mut State, option: &str) -> Result<(), RuleError> {
+        crate::sequence::choose(self, state, option)
+    }
+
+    fn roll(&self, state: &mut State, dice: &[u8]) -> Result<(), RuleError> {
+        if dice.iter().any(|d| !(1..=6).contains(d)) {
+            return Err(RuleError::BadRoll(format!("{dice:?}")));
+        }
+        crate::sequence::roll(self, state, dice)
+    }
+
+    fn view(&self, state: &State, _side: Option<&str>) -> serde_json::Value {
+        // GCACW has no hidden information in the Basic Game: both sides see everything.
+        crate::view::view(self, state)
+    }
+
+    fn log<'s>(&self, state: &'s State) -> &'s [LogEntry] {
+        &state.log
+    }
+}
+
+impl Describe for Gcacw {
+    fn summary(&self, state: &State) -> String {
+        crate::view::summary(self, state)
+    }
+}

@@ -1,0 +1,431 @@
+//! Scenario files: set-up, arrivals, initiative, special rules and victory tables
+//! (`data/<game>/scenarios/*.toml`).
+
+use caisson_hexmap::{Hex, HexRange};
+use caisson_kernel::data::{parse_toml, DataError};
+use serde::Deserialize;
+
+use crate::catalog::Catalog;
+use crate::Side;
+
+/// Who wins tied initiative rolls (GCACW 4.2 and each scenario).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ties {
+    /// The Confederate player wins every tie.
+    Confederate,
+    /// The Union player wins every tie.
+    Union,
+    /// The Union player wins 1-1, 2-2 and 3-3; the Confederate 4-4, 5-5 and 6-6.
+    Split,
+}
+
+/// The scenario's initiative rules.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Initiative {
+    /// Tie rule.
+    pub ties: Ties,
+    /// Sides that win the first initiatives of Turn 1 without a roll, in order.
+    #[serde(default)]
+    pub automatic: Vec<Side>,
+    /// Source.
+    pub source: String,
+}
+
+/// Entrenchment markers, in order of strength (GCACW 5.5, 9.0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Entrenchment {
+    /// Abatis.
+    Abatis,
+    /// Breastworks under construction.
+    BreastworksBuild,
+    /// Breastworks.
+    Breastworks,
+    /// Fort, first stage of construction.
+    #[serde(rename = "fort-build-1")]
+    FortBuild1,
+    /// Fort, second stage of construction.
+    #[serde(rename = "fort-build-2")]
+    FortBuild2,
+    /// Completed fort.
+    FortComplete,
+}
+
+impl Entrenchment {
+    /// Name for people.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Entrenchment::Abatis => "Abatis",
+            Entrenchment::BreastworksBuild => "Breastworks-Build",
+            Entrenchment::Breastworks => "Breastworks",
+            Entrenchment::FortBuild1 => "Fort-Build-1",
+            Entrenchment::FortBuild2 => "Fort-Build-2",
+            Entrenchment::FortComplete => "Fort-Complete",
+        }
+    }
+}
+
+/// One counter on the map at the start.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetupRow {
+    /// Counter id.
+    pub counter: String,
+    /// Hex.
+    pub hex: Hex,
+    /// Manpower (units).
+    #[serde(default)]
+    pub manpower: Option<u8>,
+    /// Fatigue level.
+    #[serde(default)]
+    pub fatigue: u8,
+    /// Starts on its exhausted side.
+    #[serde(default)]
+    pub exhausted: bool,
+    /// Starts disorganized.
+    #[serde(default)]
+    pub disorganized: bool,
+    /// Starting entrenchment marker.
+    #[serde(default)]
+    pub entrenchment: Option<Entrenchment>,
+    /// Demoralization level.
+    #[serde(default)]
+    pub demoralized: u8,
+    /// Source.
+    pub source: String,
+}
+
+/// A marker at the start that is not a unit.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MarkerRow {
+    /// Kind word.
+    pub kind: String,
+    /// Hexside, `XXYY-XXYY`.
+    #[serde(default)]
+    pub hexside: Option<String>,
+    /// Hex.
+    #[serde(default)]
+    pub hex: Option<Hex>,
+    /// Owner.
+    #[serde(default)]
+    pub owner: Option<Side>,
+    /// What it is.
+    pub text: String,
+    /// Source.
+    pub source: String,
+}
+
+/// A counter that enters later.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArrivalRow {
+    /// Earliest turn, where fixed.
+    #[serde(default)]
+    pub turn: Option<u16>,
+    /// Set number.
+    #[serde(default)]
+    pub set: Option<u16>,
+    /// Which list.
+    pub group: String,
+    /// Counter id.
+    pub counter: String,
+    /// Manpower (units).
+    #[serde(default)]
+    pub manpower: Option<u8>,
+    /// Entry hexes.
+    #[serde(default)]
+    pub entry: Vec<HexRange>,
+    /// Alternative entry hexes.
+    #[serde(default)]
+    pub alternative_entry: Vec<HexRange>,
+    /// Fatigue on entry.
+    #[serde(default)]
+    pub fatigue: u8,
+    /// Enters exhausted.
+    #[serde(default)]
+    pub exhausted: bool,
+    /// Source.
+    pub source: String,
+}
+
+/// One entry of an arrival table (e.g. HSN Sc 2).
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArrivalResult {
+    /// Exact modified roll.
+    #[serde(default)]
+    pub roll: Option<i32>,
+    /// At least this roll.
+    #[serde(default)]
+    pub min: Option<i32>,
+    /// At most this roll.
+    #[serde(default)]
+    pub max: Option<i32>,
+    /// Sets due.
+    pub sets: u8,
+    /// Fatigue of arriving divisions.
+    #[serde(default)]
+    pub fatigue: u8,
+}
+
+/// A per-turn modifier.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnModifier {
+    /// Turn.
+    pub turn: u16,
+    /// Modifier.
+    pub value: i32,
+}
+
+/// A scenario special rule's parameters, by kind.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum RuleKind {
+    /// Hexes a side may not enter.
+    ProhibitedHexes {
+        /// The side restricted.
+        side: Side,
+        /// Hexes.
+        hexes: Vec<HexRange>,
+        /// What a forced retreat into them does.
+        retreat: String,
+    },
+    /// A one-time railroad move (HSN Moore).
+    RailMove {
+        /// Counter.
+        counter: String,
+        /// Maximum hexes.
+        max_hexes: u16,
+        /// Fatigue gained.
+        fatigue: u8,
+        /// Enemy ZOC rule.
+        enemy_zoc: String,
+        /// Enemy-occupied rule.
+        enemy_occupied: String,
+        /// Damaged-station rule.
+        damaged_station: String,
+    },
+    /// A leader who may activate a unit outside his command.
+    ExtraActivator {
+        /// The unit.
+        counter: String,
+        /// The leaders.
+        leaders: Vec<String>,
+    },
+    /// Minimum Movement Allowances.
+    MinimumMa {
+        /// Side.
+        side: Side,
+        /// Turns (empty: every turn).
+        #[serde(default)]
+        turns: Vec<u16>,
+        /// Minimum for a March.
+        march: u8,
+        /// Minimum for an Activate Leader action.
+        activate: u8,
+        /// Units not affected.
+        #[serde(default)]
+        exempt: Vec<String>,
+        /// Only for marches reaching at most this fatigue level.
+        #[serde(default)]
+        max_fatigue: Option<u8>,
+    },
+    /// Counters that may not activate.
+    NoActivation {
+        /// Counters.
+        counters: Vec<String>,
+        /// Turns.
+        #[serde(default)]
+        turns: Vec<u16>,
+        /// Restricted until this turn.
+        #[serde(default)]
+        until_turn: Option<u16>,
+        /// What lifts it.
+        #[serde(default)]
+        released_by: Option<String>,
+    },
+    /// An arrival table.
+    ArrivalTable {
+        /// Results.
+        results: Vec<ArrivalResult>,
+        /// Turn modifiers.
+        #[serde(default)]
+        modifiers: Vec<TurnModifier>,
+        /// Extra fatigue at the alternative entry.
+        #[serde(default)]
+        alt_entry_fatigue: u8,
+        /// Movement bonus of the first action after arrival.
+        #[serde(default)]
+        first_action_bonus: u8,
+    },
+    /// Late Rain from a turn on.
+    LateRain {
+        /// First turn.
+        from_turn: u16,
+    },
+    /// Any other rule, described in words.
+    Rule,
+}
+
+/// A scenario special rule.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+pub struct SpecialRule {
+    /// Title.
+    pub title: String,
+    /// Own-words summary.
+    pub summary: String,
+    /// Source.
+    pub source: String,
+    /// Parameters.
+    #[serde(flatten)]
+    pub kind: RuleKind,
+}
+
+/// A victory-point award.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Award {
+    /// Slug.
+    pub id: String,
+    /// VP.
+    pub vp: f64,
+    /// Condition.
+    pub text: String,
+}
+
+/// A victory level.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Level {
+    /// Lowest VP.
+    #[serde(default)]
+    pub min: Option<f64>,
+    /// Highest VP.
+    #[serde(default)]
+    pub max: Option<f64>,
+    /// Result.
+    pub result: String,
+}
+
+/// Victory conditions.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Victory {
+    /// Whose VP are counted.
+    pub side: Side,
+    /// Source.
+    pub source: String,
+    /// Awards.
+    #[serde(default)]
+    pub award: Vec<Award>,
+    /// Levels.
+    #[serde(default)]
+    pub level: Vec<Level>,
+}
+
+/// A scenario.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Id, e.g. `hsn-1`.
+    pub id: String,
+    /// Number in the rulebook.
+    pub number: u16,
+    /// Name.
+    pub name: String,
+    /// Date of Turn 1 (`YYYY-MM-DD`).
+    pub first_date: String,
+    /// Length in turns.
+    pub turns: u16,
+    /// `basic` or `advanced`.
+    pub game: String,
+    /// Source.
+    pub source: String,
+    /// Initiative rules.
+    pub initiative: Initiative,
+    /// Set-up.
+    pub setup: Vec<SetupRow>,
+    /// Markers.
+    #[serde(default)]
+    pub marker: Vec<MarkerRow>,
+    /// Later arrivals.
+    #[serde(default)]
+    pub arrival: Vec<ArrivalRow>,
+    /// Special rules.
+    #[serde(default)]
+    pub special_rule: Vec<SpecialRule>,
+    /// Victory conditions.
+    pub victory: Victory,
+}
+
+impl Scenario {
+    /// Parses and checks a scenario against the catalog and map.
+    ///
+    /// # Errors
+    /// Syntax, unknown counters, off-map hexes, a counter set up twice; naming file and line.
+    pub fn parse(text: &str, file: &str, catalog: &Catalog, map: &caisson_hexmap::Map) -> Result<Scenario, DataError> {
+        let s: Scenario = parse_toml(text, file)?;
+        let locate = |needle: &str| text.find(needle).unwrap_or(0);
+        let mut seen = std::collections::BTreeSet::new();
+        for row in &s.setup {
+            let at = locate(&format!("\"{}\"", row.counter));
+            if catalog.index(&row.counter).is_none() {
+                return Err(DataError::at(
+                    file,
+                    text,
+                    at,
+                    format!("setup: counter `{}` is not in the counters file", row.counter),
+                ));
+            }
+            if !map.contains(row.hex) {
+                return Err(DataError::at(
+                    file,
+                    text,
+                    at,
+                    format!(
+                        "setup `{}`: hex {} is not a playable hex of the map",
+                        row.counter, row.hex
+                    ),
+                ));
+            }
+            if !seen.insert(row.counter.as_str()) {
+                return Err(DataError::at(
+                    file,
+                    text,
+                    at,
+                    format!("setup: counter `{}` is set up twice", row.counter),
+                ));
+            }
+            if row.fatigue > 4 || row.demoralized > 2 {
+                return Err(DataError::at(
+                    file,
+                    text,
+                    at,
+                    format!("setup `{}`: fatigue 0–4 and demoralized 0–2", row.counter),
+                ));
+            }
+        }
+        for row in &s.arrival {
+            if catalog.index(&row.counter).is_none() {
+                let at = locate(&format!("\"{}\"", row.counter));
+                return Err(DataError::at(
+                    file,
+                    text,
+                    at,
+                    format!("arrival: counter `{}` is not in the counters file", row.counter),
+                ));
+            }
+        }
+        Ok(s)
+    }
+
+    /// Special rules of one kind.
+    pub fn rules(&self) -> impl Iterator<Item = &RuleKind> {
+        self.special_rule.iter().map(|r| &r.kind)
+    }
+}

@@ -1,0 +1,288 @@
+//! Sequence of play (GCACW 3.0): Leader Transfer Phase, the Action Cycle with its initiative
+//! segments (4.0), and the end of the turn. Every decision and roll of the game is routed from
+//! here to the procedure that owns it.
+
+use caisson_kernel::{Choice, Decision, Modifier, Pending, RollRecord, RollRequest, RuleError};
+
+use crate::rules::Gcacw;
+use crate::scenario::{RuleKind, Ties};
+use crate::state::{side_index, Stage, State};
+use crate::{actions, activation, march, transfer, Side};
+
+/// The pending decision or roll.
+pub fn pending(rules: &Gcacw, state: &State) -> Pending {
+    if let Some(req) = roll_request(rules, state) {
+        return Pending::Roll(req);
+    }
+    let decision = match &state.stage {
+        Stage::Over => return Pending::Over,
+        Stage::Transfers { side, done, picking } => transfer::decision(rules, state, *side, done, *picking),
+        Stage::Action { side, other_passed } => {
+            let mut options = actions::options(rules, state, *side);
+            options.push(Choice::new("pass", "Pass"));
+            let prompt = if *other_passed {
+                format!("{side} may take the initiative (the other player passed): choose an action or pass")
+            } else {
+                format!("{side} has the initiative: choose an action, or pass")
+            };
+            Decision {
+                side: side.id().to_string(),
+                kind: "action".into(),
+                prompt,
+                options,
+            }
+        }
+        Stage::ForceMarch { march } => march::force_march_decision(rules, state, march),
+        Stage::Moving { march } => march::moving_decision(rules, state, march),
+        Stage::ActivateSelect { leader, selected } => activation::select_decision(rules, state, *leader, selected),
+        Stage::ActivateTransfer => activation::transfer_decision(rules, state),
+        Stage::ActivateNext => activation::next_decision(rules, state),
+        Stage::InitiativeRoll { .. }
+        | Stage::MarchAllowance { .. }
+        | Stage::ExtendedMarch { .. }
+        | Stage::ForceMarchRoll { .. }
+        | Stage::ActivateAllowance => return Pending::Over,
+    };
+    Pending::Decide(decision)
+}
+
+/// The roll the game waits for, if any, with the modifiers known before it.
+#[must_use]
+pub fn roll_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
+    match &state.stage {
+        Stage::InitiativeRoll { union } => {
+            let side = if union.is_none() {
+                Side::Union
+            } else {
+                Side::Confederate
+            };
+            Some(RollRequest {
+                side: side.id().into(),
+                purpose: format!("{side} initiative"),
+                rule: "GCACW 4.2".into(),
+                dice: 1,
+                modifiers: Vec::new(),
+            })
+        }
+        Stage::MarchAllowance { unit } => Some(march::allowance_request(rules, state, *unit)),
+        Stage::ExtendedMarch { march } => Some(march::extended_request(rules, state, march)),
+        Stage::ForceMarchRoll { march } => Some(march::force_march_request(rules, state, march)),
+        Stage::ActivateAllowance => activation::allowance_request(rules, state),
+        _ => None,
+    }
+}
+
+/// Applies the dice of the pending roll.
+///
+/// # Errors
+/// No roll is pending, or the wrong number of dice.
+pub fn roll(rules: &Gcacw, state: &mut State, dice: &[u8]) -> Result<(), RuleError> {
+    let req = roll_request(rules, state).ok_or_else(|| RuleError::Unexpected("no die roll is pending".into()))?;
+    if dice.len() != usize::from(req.dice) {
+        return Err(RuleError::BadRoll(format!(
+            "{} dice needed, {} given",
+            req.dice,
+            dice.len()
+        )));
+    }
+    match state.stage.clone() {
+        Stage::InitiativeRoll { union: None } => {
+            log_roll(state, &req, dice, "rolled");
+            state.stage = Stage::InitiativeRoll { union: Some(dice[0]) };
+        }
+        Stage::InitiativeRoll { union: Some(u) } => {
+            let c = dice[0];
+            let winner = initiative_winner(rules, u, c);
+            let why = if u == c {
+                format!("tie {u}-{c} goes to the {winner} player")
+            } else {
+                format!("Union {u}, Confederate {c}")
+            };
+            log_roll(state, &req, dice, format!("{winner} wins the initiative ({why})"));
+            late_rain(rules, state, u, c);
+            gain_initiative(rules, state, winner);
+        }
+        Stage::MarchAllowance { unit } => march::apply_allowance(rules, state, unit, &req, dice),
+        Stage::ExtendedMarch { march } => march::apply_extended(rules, state, march, &req, dice),
+        Stage::ForceMarchRoll { march } => march::apply_force_march(rules, state, march, &req, dice),
+        Stage::ActivateAllowance => activation::apply_allowance(rules, state, &req, dice),
+        _ => return Err(RuleError::Unexpected("no die roll is pending".into())),
+    }
+    Ok(())
+}
+
+/// Logs a roll with its dice, modifiers and result.
+pub fn log_roll(state: &mut State, req: &RollRequest, dice: &[u8], result: impl Into<String>) {
+    let rec = RollRecord::new(req, dice, result);
+    let text = format!("{}: {}", rec.purpose, rec.result);
+    state.log.push(caisson_kernel::LogEntry {
+        turn: state.turn,
+        text,
+        rule: Some(req.rule.clone()),
+        roll: Some(rec),
+    });
+}
+
+/// Applies an option of the pending decision.
+///
+/// # Errors
+/// An option that cannot be interpreted (the kernel has already checked it was offered).
+pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), RuleError> {
+    let bad = || RuleError::NotAnOption(option.to_string());
+    match state.stage.clone() {
+        Stage::Transfers { side, done, picking } => {
+            transfer::choose(rules, state, side, done, picking, option).ok_or_else(bad)
+        }
+        Stage::Action { side, other_passed } => {
+            if option == "pass" {
+                state.note(format!("{side} passes."), Some("GCACW 4.2"));
+                let other = side.enemy();
+                if other_passed || actions::options(rules, state, other).is_empty() {
+                    end_action_cycle(rules, state);
+                } else {
+                    state.stage = Stage::Action {
+                        side: other,
+                        other_passed: true,
+                    };
+                }
+                Ok(())
+            } else {
+                actions::start(rules, state, side, option).ok_or_else(bad)
+            }
+        }
+        Stage::ForceMarch { march } => march::choose_force_march(rules, state, march, option).ok_or_else(bad),
+        Stage::Moving { march } => march::choose_move(rules, state, march, option).ok_or_else(bad),
+        Stage::ActivateSelect { leader, selected } => {
+            activation::choose_select(rules, state, leader, selected, option).ok_or_else(bad)
+        }
+        Stage::ActivateTransfer => activation::choose_transfer(rules, state, option).ok_or_else(bad),
+        Stage::ActivateNext => activation::choose_next(rules, state, option).ok_or_else(bad),
+        _ => Err(bad()),
+    }
+}
+
+/// Who wins a tied initiative roll (scenario rule; GCACW 4.2 default: Confederate).
+fn initiative_winner(rules: &Gcacw, union: u8, confederate: u8) -> Side {
+    if union > confederate {
+        return Side::Union;
+    }
+    if confederate > union {
+        return Side::Confederate;
+    }
+    match rules.scenario().initiative.ties {
+        Ties::Confederate => Side::Confederate,
+        Ties::Union => Side::Union,
+        Ties::Split if union <= 3 => Side::Union,
+        Ties::Split => Side::Confederate,
+    }
+}
+
+/// Late Rain (HSN Sc 2): from its first turn, double 1s start rain for the rest of the turn, once
+/// both players have gained the initiative this turn.
+fn late_rain(rules: &Gcacw, state: &mut State, union: u8, confederate: u8) {
+    let from = rules.scenario().rules().find_map(|r| match r {
+        RuleKind::LateRain { from_turn } => Some(*from_turn),
+        _ => None,
+    });
+    if let Some(from) = from {
+        if union == 1 && confederate == 1 && state.turn >= from && state.gained == [true, true] && !state.rain {
+            state.rain = true;
+            state.note(
+                "Double 1s: Late Rain — rain rules apply for the rest of the turn.",
+                Some("HSN Sc 2 Late Rain; GCACW 12.0"),
+            );
+        }
+    }
+}
+
+fn gain_initiative(rules: &Gcacw, state: &mut State, side: Side) {
+    state.gained[side_index(side)] = true;
+    if actions::options(rules, state, side).is_empty() {
+        state.note(format!("{side} has no eligible unit and must pass."), Some("GCACW 4.2"));
+        let other = side.enemy();
+        if actions::options(rules, state, other).is_empty() {
+            end_action_cycle(rules, state);
+        } else {
+            state.stage = Stage::Action {
+                side: other,
+                other_passed: true,
+            };
+        }
+    } else {
+        state.stage = Stage::Action {
+            side,
+            other_passed: false,
+        };
+    }
+}
+
+/// Begins the next Action Phase (GCACW 4.1): automatic initiatives first, then the dice — or no
+/// dice when only one side has an eligible unit (4.2), or the end of the cycle when neither has
+/// (4.4).
+pub fn next_action_phase(rules: &Gcacw, state: &mut State) {
+    state.activation = None;
+    let eligible = [
+        !actions::options(rules, state, Side::Union).is_empty(),
+        !actions::options(rules, state, Side::Confederate).is_empty(),
+    ];
+    if !state.automatic.is_empty() {
+        let side = state.automatic.remove(0);
+        state.note(
+            format!("{side} wins this initiative automatically (scenario rule)."),
+            Some(&rules.scenario().initiative.source),
+        );
+        gain_initiative(rules, state, side);
+        return;
+    }
+    let rolls_anyway = rules
+        .scenario()
+        .rules()
+        .any(|r| matches!(r, RuleKind::LateRain { from_turn } if state.turn >= *from_turn));
+    match eligible {
+        [false, false] => end_action_cycle(rules, state),
+        [true, false] | [false, true] if !rolls_anyway => {
+            let side = if eligible[0] { Side::Union } else { Side::Confederate };
+            state.note(
+                format!("Only the {side} player has an eligible unit: he has the initiative without a roll."),
+                Some("GCACW 4.2"),
+            );
+            gain_initiative(rules, state, side);
+        }
+        _ => state.stage = Stage::InitiativeRoll { union: None },
+    }
+}
+
+/// Ends the Action Cycle (GCACW 4.4). Combat, recovery and victory come with the next rules
+/// issue; until then the turn advances at once.
+pub fn end_action_cycle(rules: &Gcacw, state: &mut State) {
+    state.note("The Action Cycle ends.", Some("GCACW 4.4"));
+    state.activation = None;
+    state.turn += 1;
+    if state.turn > rules.scenario().turns {
+        state.turn = rules.scenario().turns;
+        state.note("The last turn is over: the game ends.", Some("GCACW 3.0"));
+        state.stage = Stage::Over;
+        return;
+    }
+    start_turn(rules, state);
+}
+
+/// Begins a turn: the Leader Transfer Phase, Union first (GCACW 3.0, 6.3).
+pub fn start_turn(rules: &Gcacw, state: &mut State) {
+    state.rain = false;
+    state.gained = [false; 2];
+    if state.turn > 1 {
+        state.automatic.clear();
+    }
+    state.note(
+        format!("Turn {} begins: Leader Transfer Phase.", state.turn),
+        Some("GCACW 3.0"),
+    );
+    transfer::begin(rules, state, Side::Union);
+}
+
+/// The modifiers of a roll, summed.
+#[must_use]
+pub fn total(dice: &[u8], modifiers: &[Modifier]) -> i32 {
+    dice.iter().map(|&d| i32::from(d)).sum::<i32>() + modifiers.iter().map(|m| m.value).sum::<i32>()
+}

@@ -1,0 +1,212 @@
+//! The changeable state of a GCACW game: where every counter is, its fatigue, strength and
+//! markers, the turn, and the step of the sequence of play the game waits in.
+
+use std::collections::BTreeMap;
+
+use caisson_hexmap::Hex;
+use caisson_kernel::LogEntry;
+use serde::Serialize;
+
+use crate::charts::Half;
+use crate::scenario::Entrenchment;
+use crate::Side;
+
+/// Index of a counter in the catalog.
+pub type Id = u16;
+
+/// A military unit in play (GCACW 2.2, 6.5, 11.0).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Unit {
+    /// Catalog index.
+    pub counter: Id,
+    /// Where it is; `None` before it arrives or after elimination.
+    pub hex: Option<Hex>,
+    /// Manpower value.
+    pub manpower: u8,
+    /// Organized (front of the Strength marker) or disorganized.
+    pub organized: bool,
+    /// On its exhausted side.
+    pub exhausted: bool,
+    /// Fatigue level 0–4.
+    pub fatigue: u8,
+    /// Demoralization 0–2.
+    pub demoralized: u8,
+    /// Entrenchment marker.
+    pub entrenchment: Option<Entrenchment>,
+    /// Eliminated.
+    pub eliminated: bool,
+}
+
+/// A leader in play: always attached to a unit (GCACW 2.1, 6.3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Leader {
+    /// Catalog index.
+    pub counter: Id,
+    /// Index into [`State::units`] of the unit carrying him; `None` off map or eliminated.
+    pub with: Option<usize>,
+}
+
+/// Burn RR Station markers (GCACW 5.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StationMark {
+    /// Damaged.
+    Damaged,
+    /// Destroyed.
+    Destroyed,
+}
+
+/// What a unit selected in an Activate Leader action will do (GCACW 5.2, 1864 rule).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Intent {
+    /// March.
+    March,
+    /// Entrench.
+    Entrench,
+}
+
+/// An Activate Leader action in progress (GCACW 5.2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Activation {
+    /// The active leader (index into [`State::leaders`]).
+    pub leader: usize,
+    /// The Movement Allowance rolled for the whole activation.
+    pub ma: Option<u8>,
+    /// Units still to go, with what they will do.
+    pub remaining: Vec<(usize, Intent)>,
+    /// Whether the leader has used his transfer (step 5).
+    pub transfer_done: bool,
+}
+
+/// The march of one unit (GCACW 5.1 steps 2–5, 6.1, 6.2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct March {
+    /// The marching unit.
+    pub unit: usize,
+    /// Movement Allowance before any force-march bonus.
+    pub ma: u8,
+    /// Movement points left.
+    pub left: Half,
+    /// Whether it has entered any hex yet (minimum move, GCACW 6.1).
+    pub moved: bool,
+    /// Whether it began the march in an enemy normal ZOC.
+    pub started_in_zoc: bool,
+    /// Whether a wagon has paid its one-time non-pike penalty (HSN-B 2.2).
+    pub wagon_paid: bool,
+}
+
+/// Where in the sequence of play the game waits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "step", rename_all = "kebab-case")]
+pub enum Stage {
+    /// Leader Transfer Phase: a side picks leaders to transfer (GCACW 6.3).
+    Transfers {
+        /// Side transferring.
+        side: Side,
+        /// Leaders already transferred this phase.
+        done: Vec<usize>,
+        /// A leader picked, waiting for the target unit.
+        picking: Option<usize>,
+    },
+    /// Initiative Segment: dice (GCACW 4.2).
+    InitiativeRoll {
+        /// The Union roll, once made.
+        union: Option<u8>,
+    },
+    /// A side has the initiative: take it with an action, or pass (GCACW 4.2, 4.3).
+    Action {
+        /// Side with the initiative.
+        side: Side,
+        /// Whether the other side has already passed in this Action Phase.
+        other_passed: bool,
+    },
+    /// Rolling a March's Movement Allowance.
+    MarchAllowance {
+        /// Unit.
+        unit: usize,
+    },
+    /// Rolling on the Extended March Table.
+    ExtendedMarch {
+        /// March so far.
+        march: March,
+    },
+    /// Deciding whether to force march (GCACW 5.1 step 3).
+    ForceMarch {
+        /// March so far.
+        march: March,
+    },
+    /// Rolling the force-march bonus.
+    ForceMarchRoll {
+        /// March so far.
+        march: March,
+    },
+    /// Moving hex by hex.
+    Moving {
+        /// March in progress.
+        march: March,
+    },
+    /// Selecting units for an Activate Leader action (step 2).
+    ActivateSelect {
+        /// Leader index.
+        leader: usize,
+        /// Selected units with their intents.
+        selected: Vec<(usize, Intent)>,
+    },
+    /// Rolling the leader's Movement Allowance (step 3).
+    ActivateAllowance,
+    /// The leader's one transfer (step 5).
+    ActivateTransfer,
+    /// Choosing the next unit of the activation (steps 6–8).
+    ActivateNext,
+    /// The game is over.
+    Over,
+}
+
+/// The whole changeable state.
+#[derive(Clone, Debug, Serialize)]
+pub struct State {
+    /// Current turn, from 1.
+    pub turn: u16,
+    /// Units, in catalog order of their counters.
+    pub units: Vec<Unit>,
+    /// Leaders.
+    pub leaders: Vec<Leader>,
+    /// Station markers.
+    pub stations: BTreeMap<Hex, StationMark>,
+    /// Where the game waits.
+    pub stage: Stage,
+    /// Activate Leader action in progress.
+    pub activation: Option<Activation>,
+    /// Automatic initiative wins still due on this turn.
+    pub automatic: Vec<Side>,
+    /// Whether each side has gained the initiative this turn (Union, Confederate) — Late Rain.
+    pub gained: [bool; 2],
+    /// Rain in effect this turn.
+    pub rain: bool,
+    /// Units that used their once-only special move.
+    pub used_special: Vec<usize>,
+    /// The log.
+    pub log: Vec<LogEntry>,
+}
+
+impl State {
+    /// Logs a line.
+    pub fn note(&mut self, text: impl Into<String>, rule: Option<&str>) {
+        self.log.push(LogEntry {
+            turn: self.turn,
+            text: text.into(),
+            rule: rule.map(str::to_string),
+            roll: None,
+        });
+    }
+}
+
+/// Index of a side in two-element arrays.
+#[must_use]
+pub const fn side_index(side: Side) -> usize {
+    match side {
+        Side::Union => 0,
+        Side::Confederate => 1,
+    }
+}

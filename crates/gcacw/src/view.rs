@@ -1,0 +1,102 @@
+//! What players see: the view as JSON for front ends, and a plain-text summary for terminals.
+
+use std::fmt::Write;
+
+use serde_json::json;
+
+use crate::rules::Gcacw;
+use crate::state::State;
+use crate::Side;
+
+/// The whole board as JSON (GCACW hides nothing in the Basic Game).
+#[must_use]
+pub fn view(rules: &Gcacw, state: &State) -> serde_json::Value {
+    let units: Vec<_> = (0..state.units.len())
+        .map(|u| {
+            let c = rules.unit_counter(state, u);
+            let s = &state.units[u];
+            json!({
+                "id": c.id, "name": c.name, "side": c.side, "type": c.ty, "hex": s.hex,
+                "manpower": s.manpower, "combat": rules.combat_value(state, u).to_string(),
+                "organized": s.organized, "exhausted": s.exhausted, "fatigue": s.fatigue,
+                "demoralized": s.demoralized, "entrenchment": s.entrenchment, "eliminated": s.eliminated,
+                "tactical": c.tactical, "artillery": c.artillery,
+            })
+        })
+        .collect();
+    let leaders: Vec<_> = (0..state.leaders.len())
+        .map(|l| {
+            let c = rules.leader_counter(state, l);
+            json!({
+                "id": c.id, "name": c.name, "side": c.side, "level": c.ty,
+                "with": state.leaders[l].with.map(|u| rules.unit_id(state, u).to_string()),
+                "hex": rules.leader_hex(state, l), "tactical": c.tactical, "command": c.command_value,
+            })
+        })
+        .collect();
+    json!({
+        "scenario": rules.scenario().id, "turn": state.turn, "turns": rules.scenario().turns,
+        "stage": state.stage, "rain": state.rain, "units": units, "leaders": leaders,
+        "stations": state.stations.iter().map(|(h, m)| json!({"hex": h, "mark": m})).collect::<Vec<_>>(),
+    })
+}
+
+/// A plain-text status screen: turn, phase, and each side's roster.
+#[must_use]
+pub fn summary(rules: &Gcacw, state: &State) -> String {
+    let sc = rules.scenario();
+    let mut out = String::new();
+    let weather = if state.rain { "rain" } else { "clear" };
+    let _ = writeln!(
+        out,
+        "{} {} — turn {} of {} ({weather})",
+        sc.id, sc.name, state.turn, sc.turns
+    );
+    for side in Side::BOTH {
+        let _ = writeln!(out, "{side}:");
+        for u in 0..state.units.len() {
+            if rules.unit_side(state, u) != side {
+                continue;
+            }
+            let s = &state.units[u];
+            let Some(hex) = s.hex else { continue };
+            let mut flags = Vec::new();
+            if !s.organized {
+                flags.push(format!("disorganized, combat {}", rules.combat_value(state, u)));
+            }
+            if s.exhausted {
+                flags.push("exhausted".to_string());
+            }
+            if s.demoralized > 0 {
+                flags.push(format!("D{}", s.demoralized));
+            }
+            if let Some(e) = s.entrenchment {
+                flags.push(e.name().to_string());
+            }
+            let leaders: Vec<String> = (0..state.leaders.len())
+                .filter(|&l| state.leaders[l].with == Some(u))
+                .map(|l| rules.leader_counter(state, l).name.clone())
+                .collect();
+            if !leaders.is_empty() {
+                flags.push(format!("with {}", leaders.join(", ")));
+            }
+            let flags = if flags.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", flags.join("; "))
+            };
+            let _ = writeln!(
+                out,
+                "  {:<14} {:<22} manpower {:>2}  fatigue {}{flags}",
+                rules.unit_name(state, u),
+                rules.map().label(hex),
+                s.manpower,
+                s.fatigue
+            );
+        }
+    }
+    for (h, m) in &state.stations {
+        let _ = writeln!(out, "Station {}: {m:?}", rules.map().label(*h));
+    }
+    out
+}
