@@ -1,0 +1,83 @@
+//! The front ends of Caisson: the JSON-lines engine, the terminal game loop and the random-game
+//! runner, written against a [`Registry`] of rule systems so they can be tested with any game
+//! (the kernel's toy "Race" in the tests, the GCACW rules in the binary).
+//!
+//! Architecture invariant: only this crate defines wire formats (the engine protocol of
+//! `docs/protocol.md`); the kernel and the rules know no JSON lines and do no I/O.
+
+#![warn(missing_docs)]
+
+pub mod engine;
+pub mod lines;
+pub mod random;
+pub mod terminal;
+
+use caisson_kernel::{DynGame, Save, SaveError, Setup};
+use serde::Serialize;
+
+/// One scenario a registry offers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ScenarioRow {
+    /// Scenario id, e.g. `hsn-1`.
+    pub id: String,
+    /// Scenario name.
+    pub name: String,
+    /// Date of the first turn.
+    pub first_date: String,
+    /// Date of the last turn.
+    pub last_date: String,
+    /// Number of turns.
+    pub turns: u16,
+    /// Which game it belongs to: `basic` or `advanced`.
+    pub game: String,
+}
+
+/// Where the front ends get their games: scenarios, new games, saved games, notices and maps.
+///
+/// The binary wires this to the GCACW registry; tests wire it to the toy rules.
+pub trait Registry {
+    /// The rule system id written into every [`Setup`], e.g. `gcacw`.
+    fn system(&self) -> &str;
+
+    /// The scenarios on offer.
+    ///
+    /// # Errors
+    /// The scenario data cannot be read.
+    fn scenarios(&self) -> Result<Vec<ScenarioRow>, String>;
+
+    /// A new game.
+    ///
+    /// # Errors
+    /// Unknown scenario, bad option, or data that cannot be read.
+    fn new_game(&self, setup: &Setup) -> Result<Box<dyn DynGame>, String>;
+
+    /// A game rebuilt from a save.
+    ///
+    /// # Errors
+    /// The save is refused (altered, another version, unknown scenario...).
+    fn load_game(&self, save: &Save) -> Result<Box<dyn DynGame>, SaveError>;
+
+    /// Lines to show when a game of `scenario` starts (reconstructed data, rules not enforced).
+    ///
+    /// # Errors
+    /// Unknown scenario.
+    fn notices(&self, scenario: &str) -> Result<Vec<String>, String>;
+
+    /// A map as SVG.
+    ///
+    /// # Errors
+    /// Unknown map, or map data that cannot be read.
+    fn render_map_svg(&self, map: &str) -> Result<String, String>;
+}
+
+/// The message of a caught panic.
+#[must_use]
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic with no message".to_string()
+    }
+}

@@ -1,0 +1,323 @@
+//! The real `caisson` binary with the GCACW registry: the engine over a pipe, terminal play with
+//! piped input, saves, maps, random games and command-line errors.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
+
+use common::temp_path;
+use serde_json::{json, Value};
+
+const BIN: &str = env!("CARGO_BIN_EXE_caisson");
+
+/// Runs the binary with `args` and `stdin`, to the end.
+fn caisson(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("caisson starts");
+    let mut input = child.stdin.take().expect("stdin");
+    // The child may stop reading early (quit); a broken pipe here is fine.
+    let _ = input.write_all(stdin.as_bytes());
+    drop(input);
+    child.wait_with_output().expect("caisson runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// An engine process to talk to line by line.
+struct EngineProcess {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl EngineProcess {
+    fn start() -> EngineProcess {
+        let mut child = Command::new(BIN)
+            .arg("engine")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("engine starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        EngineProcess { child, stdin, stdout }
+    }
+
+    /// Sends one raw line and reads one reply line.
+    fn raw(&mut self, line: &[u8]) -> Value {
+        self.stdin.write_all(line).expect("write");
+        self.stdin.write_all(b"\n").expect("write");
+        self.stdin.flush().expect("flush");
+        let mut reply = String::new();
+        self.stdout.read_line(&mut reply).expect("read");
+        assert!(reply.starts_with("{\"ok\":"), "reply `{reply}`");
+        serde_json::from_str(&reply).unwrap_or_else(|e| panic!("reply `{reply}` is not JSON: {e}"))
+    }
+
+    fn ask(&mut self, request: Value) -> Value {
+        self.raw(request.to_string().as_bytes())
+    }
+
+    fn ok(&mut self, request: Value) -> Value {
+        let reply = self.ask(request.clone());
+        assert_eq!(reply["ok"], true, "{request} → {reply}");
+        reply
+    }
+
+    fn err(&mut self, request: Value) -> String {
+        let reply = self.ask(request.clone());
+        assert_eq!(reply["ok"], false, "{request} → {reply}");
+        reply["error"].as_str().unwrap_or_default().to_string()
+    }
+
+    fn finish(mut self) -> std::process::ExitStatus {
+        drop(self.stdin);
+        let mut rest = String::new();
+        let _ = std::io::Read::read_to_string(&mut self.stdout, &mut rest);
+        assert!(rest.is_empty(), "unexpected output after the last reply: {rest}");
+        self.child.wait().expect("wait")
+    }
+}
+
+fn first_option(reply: &Value) -> String {
+    reply["decision"]["options"][0]["id"]
+        .as_str()
+        .expect("an option id")
+        .to_string()
+}
+
+#[test]
+fn scenarios_prints_a_table() {
+    let out = caisson(&["scenarios"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let mut lines = stdout.lines();
+    let header = lines.next().unwrap_or_default();
+    for column in ["id", "name", "dates", "turns", "game"] {
+        assert!(header.contains(column), "{header}");
+    }
+    let hsn1 = lines.next().unwrap_or_default();
+    assert!(hsn1.starts_with("hsn-1 "), "{stdout}");
+    assert!(stdout.contains("basic") && stdout.contains("advanced"), "{stdout}");
+}
+
+#[test]
+fn the_engine_over_a_pipe_plays_saves_loads_and_survives_bad_requests() {
+    let mut e = EngineProcess::start();
+    assert!(e
+        .raw(b"{oops")
+        .get("error")
+        .and_then(Value::as_str)
+        .is_some_and(|m| m.starts_with("malformed JSON")));
+    assert!(e.err(json!({"cmd": "dance"})).starts_with("unknown command `dance`"));
+    assert_eq!(e.err(json!({"cmd": "pending"})), "no game: send `new` or `load` first");
+    assert_eq!(
+        e.err(json!({"cmd": "choose", "option": "x"})),
+        "no game: send `new` or `load` first"
+    );
+    let list = e.ok(json!({"cmd": "scenarios"}));
+    assert_eq!(list["scenarios"][0]["id"], "hsn-1");
+    assert!(e.err(json!({"cmd": "new", "scenario": "no-such"})).contains("no-such"));
+
+    let r = e.ok(json!({"cmd": "new", "scenario": "hsn-1", "seed": 3, "id": "n"}));
+    assert_eq!(r["id"], "n");
+    assert_eq!(r["setup"]["system"], "gcacw");
+    assert!(r["notices"].as_array().is_some_and(|n| !n.is_empty()));
+    let d = &r["decision"];
+    assert!(d["side"] == "union" || d["side"] == "confederate", "{d}");
+    for field in ["kind", "prompt"] {
+        assert!(d[field].is_string(), "{d}");
+    }
+    assert!(e
+        .err(json!({"cmd": "choose", "option": "no:such:option"}))
+        .contains("is not one of the options now"));
+    let mut r = r;
+    for _ in 0..5 {
+        if r["decision"].is_null() {
+            break;
+        }
+        r = e.ok(json!({"cmd": "choose", "option": first_option(&r)}));
+    }
+    let state = e.ok(json!({"cmd": "state"}));
+    assert_eq!(state["hash"].as_str().map(str::len), Some(64));
+    assert!(e.ok(json!({"cmd": "view", "side": "union"}))["view"].is_object());
+    assert!(e.ok(json!({"cmd": "log", "from": 0}))["log"]
+        .as_array()
+        .is_some_and(|l| !l.is_empty()));
+    let save = e.ok(json!({"cmd": "save"}))["save"].clone();
+    assert_eq!(save["format"], "caisson-save");
+    assert_eq!(save["setup"]["scenario"], "hsn-1");
+
+    // A second engine loads the save and is in the same state.
+    let mut f = EngineProcess::start();
+    let loaded = f.ok(json!({"cmd": "load", "save": save}));
+    assert_eq!(loaded["hash"], state["hash"]);
+    assert_eq!(
+        f.ok(json!({"cmd": "pending"}))["decision"],
+        e.ok(json!({"cmd": "pending"}))["decision"]
+    );
+    let mut bad = save.clone();
+    bad["actions"][0]["chain"] = json!("0".repeat(64));
+    assert!(f
+        .err(json!({"cmd": "load", "save": bad}))
+        .contains("hash chain breaks at choice 1"));
+    assert_eq!(
+        f.ok(json!({"cmd": "state"}))["hash"],
+        state["hash"],
+        "a refused load keeps the game"
+    );
+
+    assert_eq!(e.ok(json!({"cmd": "quit"})), json!({"ok": true}));
+    assert!(e.finish().success());
+    assert!(f.finish().success(), "end of input ends the engine cleanly");
+}
+
+#[test]
+fn the_engine_refuses_an_oversized_line_and_goes_on() {
+    let mut e = EngineProcess::start();
+    let mut line = b"{\"cmd\":\"help\",\"pad\":\"".to_vec();
+    line.resize(1 << 20, b'x');
+    line.extend_from_slice(b"\"}");
+    let r = e.raw(&line);
+    assert!(
+        r["error"]
+            .as_str()
+            .is_some_and(|m| m.contains("the limit is 1048576 bytes")),
+        "{r}"
+    );
+    e.ok(json!({"cmd": "help"}));
+    assert!(e.finish().success());
+}
+
+#[test]
+fn terminal_play_with_piped_input_quits_and_ends_on_eof() {
+    let out = caisson(&["new", "hsn-1", "--seed", "3"], "?\nbanana\n1\nq\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("Caisson: hsn-1, seed 3, seeded dice.\nNotes on this scenario:\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Not understood: `banana`"), "{stdout}");
+    assert!(stdout.contains("u        undo the last choice"), "{stdout}");
+    assert!(stdout.contains("\n  1. "), "{stdout}");
+    assert!(stdout.contains("→ "), "{stdout}");
+    assert!(stdout.ends_with("Quit.\n"), "{stdout}");
+
+    let out = caisson(&["new", "hsn-1", "--seed", "3", "--dice", "manual"], "");
+    assert!(out.status.success());
+    assert!(text(&out.stdout).ends_with("End of input: leaving the game.\n"));
+}
+
+#[test]
+fn random_players_finish_a_game_and_the_autosave_loads() {
+    let file = temp_path("hsn1.json");
+    let f = file.to_str().expect("utf-8 path");
+    let args = [
+        "new",
+        "hsn-1",
+        "--seed",
+        "5",
+        "--union",
+        "random",
+        "--confederate",
+        "random",
+        "--save",
+        f,
+    ];
+    let out = caisson(&args, "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("union (random): "), "{stdout}");
+    assert!(stdout.contains("confederate (random): "), "{stdout}");
+    assert!(stdout.ends_with("Game over.\n"), "{stdout}");
+    // The same seed plays the same game.
+    let again = caisson(&args, "");
+    assert_eq!(text(&again.stdout), stdout);
+
+    let out = caisson(&["load", f], "");
+    let _ = std::fs::remove_file(&file);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("Caisson: hsn-1 resumed from "), "{stdout}");
+    assert!(stdout.ends_with("Game over.\n"), "{stdout}");
+}
+
+#[test]
+fn load_refuses_garbage_and_missing_files() {
+    let file = temp_path("garbage.json");
+    std::fs::write(&file, "this is not a save").expect("write");
+    let out = caisson(&["load", file.to_str().expect("path")], "");
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("caisson: ") && stderr.contains("not a Caisson save"),
+        "{stderr}"
+    );
+
+    let out = caisson(&["load", "/nonexistent/save.json"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("cannot read"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn map_render_writes_svg() {
+    let file = temp_path("hsn.svg");
+    let out = caisson(&["map", "render", "hsn", "--out", file.to_str().expect("path")], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let svg = std::fs::read_to_string(&file).expect("svg written");
+    let _ = std::fs::remove_file(&file);
+    assert!(svg.contains("<svg"), "{}", &svg[..svg.len().min(200)]);
+    let out = caisson(&["map", "render", "atlantis", "--out", "-"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("atlantis"));
+}
+
+#[test]
+fn random_games_are_reported() {
+    let out = caisson(&["random", "hsn-1", "--games", "3", "--seed", "7"], "");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    assert!(stdout.contains("games finished:  3 of 3 (seeds 7..=9)"), "{stdout}");
+    assert!(stdout.contains("decisions made:  "), "{stdout}");
+    assert!(stdout.contains("decisions/s:     "), "{stdout}");
+    // A game cut short is a failure, reported with what reproduces it; the exit code says so.
+    let out = caisson(&["random", "hsn-1", "--games", "1", "--max-steps", "3"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("FAILED seed 1 after 3 decisions: not over after 3 decisions"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("reproduce: caisson new hsn-1 --seed 1 --union random --confederate random"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn command_line_errors_exit_2_with_a_message() {
+    let out = caisson(&["new", "no-such-scenario", "--seed", "1"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).starts_with("caisson: "), "{}", text(&out.stderr));
+    for args in [
+        &["new"][..],
+        &["new", "hsn-1", "--dice", "loaded"],
+        &["new", "hsn-1", "--seed", "-4"],
+        &["bogus"],
+    ] {
+        let out = caisson(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!text(&out.stderr).is_empty());
+    }
+}
