@@ -206,9 +206,7 @@ impl<'a> Parser<'a> {
                 ))
             })?;
             if self.map.is_none() {
-                return Err(self.err(format!(
-                    "section `[{name}]` before the `map` and `grid` lines"
-                )));
+                return Err(self.err(format!("section `[{name}]` before the `map` and `grid` lines")));
             }
             if section == Section::Terrain && self.terrain_section_line.is_none() {
                 self.terrain_section_line = Some(self.line);
@@ -273,7 +271,9 @@ impl<'a> Parser<'a> {
         }
         let fields: Vec<&str> = rest.split_whitespace().collect();
         let [cols, odd, even] = fields.as_slice() else {
-            return Err(self.err("`grid` needs three fields: columns (e.g. 01-58), rows in odd columns, rows in even columns"));
+            return Err(
+                self.err("`grid` needs three fields: columns (e.g. 01-58), rows in odd columns, rows in even columns")
+            );
         };
         let (c0, c1) = cols
             .split_once('-')
@@ -281,9 +281,7 @@ impl<'a> Parser<'a> {
         let c0 = self.number(c0, "first grid column", 0, 99)?;
         let c1 = self.number(c1, "last grid column", 0, 99)?;
         if c1 < c0 {
-            return Err(self.err(format!(
-                "grid columns `{cols}`: the last column is before the first"
-            )));
+            return Err(self.err(format!("grid columns `{cols}`: the last column is before the first")));
         }
         let odd = self.number(odd, "rows in odd columns", 1, 99)?;
         let even = self.number(even, "rows in even columns", 1, 99)?;
@@ -310,10 +308,7 @@ impl<'a> Parser<'a> {
             return Err(self.err(format!("{what}: expected a quoted string")));
         };
         if !after.trim().is_empty() {
-            return Err(self.err(format!(
-                "{what}: unexpected `{}` after the quoted string",
-                after.trim()
-            )));
+            return Err(self.err(format!("{what}: unexpected `{}` after the quoted string", after.trim())));
         }
         Ok(q)
     }
@@ -368,9 +363,7 @@ impl<'a> Parser<'a> {
         let map = self.grid()?;
         let (c0, c1) = map.columns();
         if !(c0..=c1).contains(&col) {
-            return Err(self.err(format!(
-                "{what}: no such column {col:02} (columns {c0:02}–{c1:02})"
-            )));
+            return Err(self.err(format!("{what}: no such column {col:02} (columns {c0:02}–{c1:02})")));
         }
         let rows = usize::try_from(map.rows_in(col)).unwrap_or(0);
         let n = rest.chars().count();
@@ -396,7 +389,9 @@ impl<'a> Parser<'a> {
                 continue;
             }
             let t = Terrain::from_code(c).ok_or_else(|| {
-                self.err(format!("hex {hex}: unknown terrain code {c:?} (known: . o r w C s p h m ~ and - for none)"))
+                self.err(format!(
+                    "hex {hex}: unknown terrain code {c:?} (known: . o r w C s p h m ~ and - for none)"
+                ))
             })?;
             cells.push((hex, t));
         }
@@ -404,8 +399,7 @@ impl<'a> Parser<'a> {
         let file = self.file;
         let map = self.map_mut()?;
         for (hex, t) in cells {
-            map.set_terrain(hex, t)
-                .map_err(|e| err_at(file, line, e.to_string()))?;
+            map.set_terrain(hex, t).map_err(|e| err_at(file, line, e.to_string()))?;
         }
         self.terrain_cols.insert(col, self.line);
         Ok(())
@@ -417,22 +411,15 @@ impl<'a> Parser<'a> {
             let (letter, name) = split_word(rest);
             let mut chars = letter.chars();
             let (Some(c), None) = (chars.next(), chars.next()) else {
-                return Err(self.err(format!(
-                    "county legend: `{letter}` should be a single letter"
-                )));
+                return Err(self.err(format!("county legend: `{letter}` should be a single letter")));
             };
             if !c.is_ascii_alphabetic() {
-                return Err(self.err(format!(
-                    "county legend: `{c}` should be a letter A–Z or a–z"
-                )));
+                return Err(self.err(format!("county legend: `{c}` should be a letter A–Z or a–z")));
             }
             let name = match self.quoted(name, "county name")? {
                 (Some(q), after) if after.trim().is_empty() => q,
                 (Some(_), after) => {
-                    return Err(self.err(format!(
-                        "county legend: unexpected `{}` after the name",
-                        after.trim()
-                    )))
+                    return Err(self.err(format!("county legend: unexpected `{}` after the name", after.trim())))
                 }
                 (None, bare) => bare.trim().to_string(),
             };
@@ -456,9 +443,7 @@ impl<'a> Parser<'a> {
                 continue;
             }
             if !self.legend.contains_key(&c) {
-                return Err(self.err(format!(
-                    "hex {hex}: county letter {c:?} is not in the legend"
-                )));
+                return Err(self.err(format!("hex {hex}: county letter {c:?} is not in the legend")));
             }
             self.counties.push((hex, c));
         }
@@ -467,10 +452,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `word ["name"]: items`, returning the word, the name and the items.
-    fn feature_line<'s>(
-        &self,
-        content: &'s str,
-    ) -> Result<(&'s str, Option<String>, &'s str), FormatError> {
+    fn feature_line<'s>(&self, content: &'s str) -> Result<(&'s str, Option<String>, &'s str), FormatError> {
         let colon = find_outside_quotes(content, ':')
             .ok_or_else(|| self.err(format!("`{content}`: expected `feature [\"name\"]: ...`")))?;
         let (head, items) = content.split_at(colon);
@@ -478,10 +460,7 @@ impl<'a> Parser<'a> {
         let (word, rest) = split_word(head);
         let (name, after) = self.quoted(rest, word)?;
         if !after.trim().is_empty() {
-            return Err(self.err(format!(
-                "{word}: unexpected `{}` before the colon",
-                after.trim()
-            )));
+            return Err(self.err(format!("{word}: unexpected `{}` before the colon", after.trim())));
         }
         Ok((word, name, items))
     }
@@ -509,9 +488,7 @@ impl<'a> Parser<'a> {
         for pair in path.windows(2) {
             let &[a, b] = pair else { continue };
             if a.direction_to(b).is_none() {
-                return Err(self.err(format!(
-                    "{word}: hex {b} does not neighbour the previous hex {a}"
-                )));
+                return Err(self.err(format!("{word}: hex {b} does not neighbour the previous hex {a}")));
             }
         }
         let line = self.line;
@@ -554,13 +531,9 @@ impl<'a> Parser<'a> {
         for item in items.split_whitespace() {
             let (a, b) = item.split_once(sep).ok_or_else(|| {
                 if ridge {
-                    self.err(format!(
-                        "ridge: `{item}` should be upper>lower, e.g. 2030>2031"
-                    ))
+                    self.err(format!("ridge: `{item}` should be upper>lower, e.g. 2030>2031"))
                 } else {
-                    self.err(format!(
-                        "{word}: `{item}` should be a hexside pair a/b, e.g. 1714/1715"
-                    ))
+                    self.err(format!("{word}: `{item}` should be a hexside pair a/b, e.g. 1714/1715"))
                 }
             })?;
             let (a, b) = (self.hex(a)?, self.hex(b)?);
@@ -599,10 +572,7 @@ impl<'a> Parser<'a> {
         }
         let (name, after) = self.quoted(rest, word)?;
         if !after.trim().is_empty() {
-            return Err(self.err(format!(
-                "{word}: unexpected `{}` (names must be quoted)",
-                after.trim()
-            )));
+            return Err(self.err(format!("{word}: unexpected `{}` (names must be quoted)", after.trim())));
         }
         let feature = if word == "place" {
             None
@@ -624,8 +594,7 @@ impl<'a> Parser<'a> {
         }
         let map = self.map_mut()?;
         if let Some(f) = feature {
-            map.add_feature(hex, f)
-                .map_err(|e| err_at(file, line, e.to_string()))?;
+            map.add_feature(hex, f).map_err(|e| err_at(file, line, e.to_string()))?;
         }
         if let Some(name) = name {
             if name.trim().is_empty() {
@@ -819,16 +788,10 @@ place 0304 "Marsh"
         assert_eq!(m.county(h("0102")), Some("Alpha"));
         assert_eq!(m.county(h("0103")), Some("Beta County"));
         // Derived borders: 0102|0103 (Alpha|Beta) yes; 0101|0102 (both Alpha) no.
-        assert!(m
-            .hexside(h("0102"), h("0103"))
-            .contains(Hexside::COUNTY_BORDER));
-        assert!(!m
-            .hexside(h("0101"), h("0102"))
-            .contains(Hexside::COUNTY_BORDER));
+        assert!(m.hexside(h("0102"), h("0103")).contains(Hexside::COUNTY_BORDER));
+        assert!(!m.hexside(h("0101"), h("0102")).contains(Hexside::COUNTY_BORDER));
         // Column 04 has no county: no border against it.
-        assert!(!m
-            .hexside(h("0301"), h("0401"))
-            .contains(Hexside::COUNTY_BORDER));
+        assert!(!m.hexside(h("0301"), h("0401")).contains(Hexside::COUNTY_BORDER));
     }
 
     fn fails(text: &str) -> String {
@@ -860,10 +823,7 @@ place 0304 "Marsh"
             "{e}"
         );
         let e = fails(&SMALL.replace("0201 0301 0401", "0201 0301 0405"));
-        assert!(
-            e.contains("hex 0405: no such hex in column 04 (rows 01–03)"),
-            "{e}"
-        );
+        assert!(e.contains("hex 0405: no such hex in column 04 (rows 01–03)"), "{e}");
         let e = fails(&with("[hexsides]", "ford: 0101/0102"));
         assert!(
             e.starts_with("bad.txt:26:") && e.contains("0101/0102") && e.contains("ford"),
@@ -898,10 +858,9 @@ place 0304 "Marsh"
     #[test]
     fn garbage_never_panics() {
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let alphabet: Vec<char> =
-            "[]#\"/:>-. \n\t0123456789abcrwmsphC~ampgridlegend\u{e9}\u{1F600}"
-                .chars()
-                .collect();
+        let alphabet: Vec<char> = "[]#\"/:>-. \n\t0123456789abcrwmsphC~ampgridlegend\u{e9}\u{1F600}"
+            .chars()
+            .collect();
         for round in 0..400 {
             let len = (round * 7) % 300;
             let mut text = String::new();

@@ -73,7 +73,10 @@ impl Hex {
     /// The hex at axial coordinates `(q, r)`.
     #[must_use]
     pub const fn from_axial(q: i16, r: i16) -> Hex {
-        Hex { col: q, row: r + (q + (q & 1)) / 2 }
+        Hex {
+            col: q,
+            row: r + (q + (q & 1)) / 2,
+        }
     }
 
     /// The neighbour in direction `d` (it may be off the map).
@@ -178,7 +181,10 @@ impl FromStr for HexRange {
 
     fn from_str(s: &str) -> Result<HexRange, HexParseError> {
         match s.split_once('-') {
-            Some((a, b)) => Ok(HexRange { from: a.trim().parse()?, to: b.trim().parse()? }),
+            Some((a, b)) => Ok(HexRange {
+                from: a.trim().parse()?,
+                to: b.trim().parse()?,
+            }),
             None => {
                 let h: Hex = s.trim().parse()?;
                 Ok(HexRange { from: h, to: h })

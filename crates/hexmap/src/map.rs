@@ -126,7 +126,10 @@ impl Map {
     /// The hex at a dense index.
     #[must_use]
     pub fn hex_at(&self, index: usize) -> Hex {
-        Hex::new(self.min_col + (index / self.stride) as i16, (index % self.stride) as i16 + 1)
+        Hex::new(
+            self.min_col + (index / self.stride) as i16,
+            (index % self.stride) as i16 + 1,
+        )
     }
 
     /// Whether units can be on this hex: it is in the grid and has terrain.
@@ -143,7 +146,9 @@ impl Map {
 
     /// Every playable hex, in printed order.
     pub fn hexes(&self) -> impl Iterator<Item = Hex> + '_ {
-        (0..self.terrain.len()).filter(|&i| self.terrain[i].is_some()).map(|i| self.hex_at(i))
+        (0..self.terrain.len())
+            .filter(|&i| self.terrain[i].is_some())
+            .map(|i| self.hex_at(i))
     }
 
     /// Playable neighbours of a hex.
@@ -155,7 +160,8 @@ impl Map {
         if d.index() < 3 {
             self.index(hex).map(|i| (i * 3 + d.index(), true))
         } else {
-            self.index(hex.neighbor(d)).map(|i| (i * 3 + d.opposite().index(), false))
+            self.index(hex.neighbor(d))
+                .map(|i| (i * 3 + d.opposite().index(), false))
         }
     }
 
@@ -300,7 +306,10 @@ impl Map {
         if !self.in_grid(hex) {
             return Err(MapError::OffMap(hex));
         }
-        self.places.push(Place { hex, name: name.to_string() });
+        self.places.push(Place {
+            hex,
+            name: name.to_string(),
+        });
         Ok(())
     }
 
@@ -361,10 +370,14 @@ mod tests {
     #[test]
     fn hexsides_are_shared_by_both_hexes() {
         let mut m = small();
-        m.add_hexside(h("0202"), h("0302"), Hexside::ROAD | Hexside::CREEK).expect("adjacent");
+        m.add_hexside(h("0202"), h("0302"), Hexside::ROAD | Hexside::CREEK)
+            .expect("adjacent");
         assert!(m.hexside(h("0302"), h("0202")).contains(Hexside::ROAD | Hexside::CREEK));
         assert!(m.hexside(h("0202"), h("0201")).is_empty());
-        assert_eq!(m.add_hexside(h("0101"), h("0303"), Hexside::ROAD), Err(MapError::NotAdjacent(h("0101"), h("0303"))));
+        assert_eq!(
+            m.add_hexside(h("0101"), h("0303"), Hexside::ROAD),
+            Err(MapError::NotAdjacent(h("0101"), h("0303")))
+        );
     }
 
     #[test]

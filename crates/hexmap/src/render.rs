@@ -219,9 +219,7 @@ pub fn svg(map: &Map) -> String {
             let _ = write!(title, " ({county} County)");
         }
         let stroke = match t {
-            Terrain::Rough | Terrain::Woods | Terrain::Swamp | Terrain::Mountain => {
-                r##" stroke="#4d6b34""##
-            }
+            Terrain::Rough | Terrain::Woods | Terrain::Swamp | Terrain::Mountain => r##" stroke="#4d6b34""##,
             _ => "",
         };
         let _ = writeln!(
@@ -244,14 +242,12 @@ pub fn svg(map: &Map) -> String {
             corners(cx, cy, R - 1.0).replace(' ', " L")
         );
     }
-    o.push_str("</g>\n<g id=\"ids\" font-size=\"5.5\" fill=\"#808080\" text-anchor=\"middle\" pointer-events=\"none\">\n");
+    o.push_str(
+        "</g>\n<g id=\"ids\" font-size=\"5.5\" fill=\"#808080\" text-anchor=\"middle\" pointer-events=\"none\">\n",
+    );
     for hex in map.hexes() {
         let (cx, cy) = lay.centre(hex);
-        let _ = writeln!(
-            o,
-            r#"<text x="{cx:.1}" y="{:.1}">{hex}</text>"#,
-            cy - R * 0.55
-        );
+        let _ = writeln!(o, r#"<text x="{cx:.1}" y="{:.1}">{hex}</text>"#, cy - R * 0.55);
     }
     o.push_str("</g>\n");
 
@@ -300,12 +296,7 @@ pub fn svg(map: &Map) -> String {
         for k in 1..=3 {
             let s = f64::from(k) / 4.0;
             let (sx, sy) = (p.0 + (q.0 - p.0) * s, p.1 + (q.1 - p.1) * s);
-            line(
-                &mut o,
-                (sx, sy),
-                (sx + tx, sy + ty),
-                r#"stroke-width="1.2""#,
-            );
+            line(&mut o, (sx, sy), (sx + tx, sy + ty), r#"stroke-width="1.2""#);
         }
     }
     o.push_str("</g>\n");
@@ -353,9 +344,7 @@ pub fn svg(map: &Map) -> String {
         let (mx, my) = ((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0);
         let (ca, cb) = (lay.centre(a), lay.centre(b));
         // Unit vector across the hexside (from a to b).
-        let len = ((cb.0 - ca.0).powi(2) + (cb.1 - ca.1).powi(2))
-            .sqrt()
-            .max(1e-9);
+        let len = ((cb.0 - ca.0).powi(2) + (cb.1 - ca.1).powi(2)).sqrt().max(1e-9);
         let (ux, uy) = ((cb.0 - ca.0) / len, (cb.1 - ca.1) / len);
         if f.contains(Hexside::BRIDGE) {
             // Two rails across the river.
@@ -394,10 +383,7 @@ pub fn svg(map: &Map) -> String {
         let (cx, cy) = (cx, cy + 2.0);
         for f in features {
             let _ = match f {
-                HexFeature::Village => writeln!(
-                    o,
-                    r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="3" fill="#222"/>"##
-                ),
+                HexFeature::Village => writeln!(o, r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="3" fill="#222"/>"##),
                 HexFeature::Station => writeln!(
                     o,
                     r##"<rect x="{:.1}" y="{:.1}" width="7" height="7" fill="#fff" stroke="#000" stroke-width="1.3"/>"##,
@@ -463,10 +449,8 @@ mod tests {
             Hexside::MINOR_RIVER | Hexside::BRIDGE | Hexside::PIKE,
         )
         .expect("adjacent");
-        m.set_ridge(Hex::new(1, 2), Hex::new(1, 3))
-            .expect("adjacent");
-        m.add_feature(Hex::new(2, 2), HexFeature::FortA)
-            .expect("grid");
+        m.set_ridge(Hex::new(1, 2), Hex::new(1, 3)).expect("adjacent");
+        m.add_feature(Hex::new(2, 2), HexFeature::FortA).expect("grid");
         m.add_place(Hex::new(2, 2), "Fort \"X\"").expect("grid");
         m.reconstructed = true;
         let s = svg(&m);

@@ -41,10 +41,7 @@ fn loads_with_the_expected_grid() {
     assert_eq!(m.name, "Hood Strikes North");
     assert_eq!(m.columns(), (1, 58));
     assert_eq!((m.rows_in(1), m.rows_in(2)), (34, 33));
-    assert!(
-        m.reconstructed,
-        "the map is a reconstruction and must say so"
-    );
+    assert!(m.reconstructed, "the map is a reconstruction and must say so");
     assert!(m.source.contains("Reconstructed"));
     assert_eq!(m.hexes().count(), PLAYABLE);
     assert!(m.hexes().all(|x| m.terrain(x) != Some(Terrain::Water)));
@@ -195,10 +192,7 @@ fn all_sides(m: &Map) -> Vec<(Hex, Hex, Hexside)> {
 fn the_cumberland_has_three_bridges_and_no_ford() {
     let m = map();
     let sides = all_sides(&m);
-    let major: Vec<_> = sides
-        .iter()
-        .filter(|s| s.2.contains(Hexside::MAJOR_RIVER))
-        .collect();
+    let major: Vec<_> = sides.iter().filter(|s| s.2.contains(Hexside::MAJOR_RIVER)).collect();
     assert!(!major.is_empty());
     let mut bridges: Vec<(Hex, Hex)> = major
         .iter()
@@ -208,25 +202,17 @@ fn the_cumberland_has_three_bridges_and_no_ford() {
     bridges.sort();
     assert_eq!(
         bridges,
-        vec![
-            (h("5706"), h("5805")),
-            (h("5706"), h("5806")),
-            (h("5707"), h("5806"))
-        ]
+        vec![(h("5706"), h("5805")), (h("5706"), h("5806")), (h("5707"), h("5806"))]
     );
-    assert!(major.iter().all(|s| !s
-        .2
-        .intersects(Hexside::FORD | Hexside::DAM | Hexside::FERRY)));
+    assert!(major
+        .iter()
+        .all(|s| !s.2.intersects(Hexside::FORD | Hexside::DAM | Hexside::FERRY)));
     // 5805 and 5806 are cut off from Nashville except by the bridges.
     let north = region(&m, h("5805"), |f| !f.intersects(Hexside::RIVER));
-    assert!(
-        north.contains(&h("5806")) && !north.contains(&h("5706")) && !north.contains(&h("5807"))
-    );
+    assert!(north.contains(&h("5806")) && !north.contains(&h("5706")) && !north.contains(&h("5807")));
     assert!(m.hexes().all(|x| !m.has_feature(x, HexFeature::Landing)));
     // No dams or ferries anywhere in HSN (HSN-B 10.0).
-    assert!(sides
-        .iter()
-        .all(|s| !s.2.intersects(Hexside::DAM | Hexside::FERRY)));
+    assert!(sides.iter().all(|s| !s.2.intersects(Hexside::DAM | Hexside::FERRY)));
 }
 
 /// Hexes reachable from `start` across hexsides that `pass` allows.
@@ -249,9 +235,7 @@ fn the_duck_and_the_harpeth_divide_the_map() {
     assert!(m
         .hexside(h("1714"), h("1715"))
         .contains(Hexside::MINOR_RIVER | Hexside::BRIDGE | Hexside::RAILROAD));
-    assert!(m
-        .hexside(h("4010"), h("4111"))
-        .contains(Hexside::MINOR_RIVER));
+    assert!(m.hexside(h("4010"), h("4111")).contains(Hexside::MINOR_RIVER));
     // Without crossing a river, Columbia's side holds 1615 but not 1714, 1913 or 2613.
     let south = region(&m, h("1715"), |f| !f.intersects(Hexside::RIVER));
     for x in hexes("1615 0423 0711 1730 1519") {
@@ -267,9 +251,9 @@ fn the_duck_and_the_harpeth_divide_the_map() {
     let franklin = region(&m, h("4010"), |f| !f.intersects(Hexside::RIVER));
     assert!(franklin.contains(&h("2914")) && franklin.contains(&h("3912")));
     // Davis Ford crosses the Duck next to 1719.
-    assert!(m.neighbors(h("1719")).any(|(_, n)| m
-        .hexside(h("1719"), n)
-        .contains(Hexside::MINOR_RIVER | Hexside::FORD)));
+    assert!(m
+        .neighbors(h("1719"))
+        .any(|(_, n)| m.hexside(h("1719"), n).contains(Hexside::MINOR_RIVER | Hexside::FORD)));
 }
 
 #[test]
@@ -313,28 +297,20 @@ fn the_route_network_connects_the_map() {
     // The N&C line passes its blockhouse hexes.
     for x in hexes("5610 5512 5514 5519 5523 5424 5328 5327 5232") {
         assert!(
-            m.neighbors(x)
-                .any(|(_, n)| m.hexside(x, n).contains(Hexside::RAILROAD)),
+            m.neighbors(x).any(|(_, n)| m.hexside(x, n).contains(Hexside::RAILROAD)),
             "rail at {x}"
         );
     }
     // The south-edge pike hexes, and a pike path from north of the Duck to each (Sc 9 LOC).
     for x in hexes("0111 0125 0131") {
-        assert!(
-            route_path_exists(&m, h("2914"), x, Hexside::PIKE),
-            "pike to {x}"
-        );
+        assert!(route_path_exists(&m, h("2914"), x, Hexside::PIKE), "pike to {x}");
     }
     // Every village is on the road net reaching Columbia.
     let net = region(&m, h("1715"), |f| f.intersects(Hexside::ANY_ROUTE));
     for (x, f) in m.featured_hexes() {
         if f.contains(&HexFeature::Village) || f.contains(&HexFeature::Station) {
             let cut_off = x == h("5805") || x == h("5806");
-            assert!(
-                cut_off || net.contains(&x),
-                "{} is not connected",
-                m.label(x)
-            );
+            assert!(cut_off || net.contains(&x), "{} is not connected", m.label(x));
         }
     }
     // Entry and exit hexes on a route.
@@ -348,8 +324,7 @@ fn the_route_network_connects_the_map() {
     // The Natchez Trace is a trail through its stops.
     for x in hexes("0501 2202 3406 4606") {
         assert!(
-            m.neighbors(x)
-                .any(|(_, n)| m.hexside(x, n).contains(Hexside::TRAIL)),
+            m.neighbors(x).any(|(_, n)| m.hexside(x, n).contains(Hexside::TRAIL)),
             "trail at {x}"
         );
     }
@@ -378,10 +353,7 @@ fn counties_and_their_borders() {
         "every playable hex has a county"
     );
     // Sc 6: Brentwood is near the Davidson line, with Williamson and Davidson neighbours.
-    let around: BTreeSet<&str> = m
-        .neighbors(h("4910"))
-        .filter_map(|(_, n)| m.county(n))
-        .collect();
+    let around: BTreeSet<&str> = m.neighbors(h("4910")).filter_map(|(_, n)| m.county(n)).collect();
     assert!(
         around.contains("Davidson") && around.contains("Williamson"),
         "{around:?}"
@@ -421,10 +393,7 @@ fn rivers_are_continuous_chains() {
         for w in sides.windows(2) {
             let [(a, b), (c, d)] = [w[0], w[1]];
             let set: BTreeSet<Hex> = [a, b, c, d].into_iter().collect();
-            let corner = set.len() == 3
-                && set
-                    .iter()
-                    .all(|x| set.iter().all(|y| x == y || x.distance(*y) == 1));
+            let corner = set.len() == 3 && set.iter().all(|x| set.iter().all(|y| x == y || x.distance(*y) == 1));
             assert!(corner, "{a}/{b} then {c}/{d} do not meet in `{line}`");
         }
     }
@@ -440,10 +409,7 @@ fn parse_error(text: &str) -> String {
 }
 
 fn line_of(text: &str, prefix: &str) -> usize {
-    text.lines()
-        .position(|l| l.starts_with(prefix))
-        .expect("line present")
-        + 1
+    text.lines().position(|l| l.starts_with(prefix)).expect("line present") + 1
 }
 
 #[test]
@@ -460,9 +426,7 @@ fn errors_in_the_real_file_name_file_line_and_hex() {
     let broken = format!("17 x{}", &original[4..]);
     let e = parse_error(&text.replacen(original, &broken, 1));
     assert!(
-        e.starts_with(&format!(
-            "data/hsn/map.txt:{n}: hex 1701: unknown terrain code 'x'"
-        )),
+        e.starts_with(&format!("data/hsn/map.txt:{n}: hex 1701: unknown terrain code 'x'")),
         "{e}"
     );
 
