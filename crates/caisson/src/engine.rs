@@ -14,20 +14,8 @@ use crate::lines::{read_line, Line, MAX_LINE};
 use crate::{panic_message, Registry};
 
 /// The commands the engine knows, in the order `docs/protocol.md` lists them.
-pub const COMMANDS: [&str; 12] = [
-    "new",
-    "pending",
-    "choose",
-    "undo",
-    "state",
-    "view",
-    "log",
-    "save",
-    "load",
-    "scenarios",
-    "help",
-    "quit",
-];
+pub const COMMANDS: [&str; 12] =
+    ["new", "pending", "choose", "undo", "state", "view", "log", "save", "load", "scenarios", "help", "quit"];
 
 /// What a handled request gives back.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,9 +44,7 @@ impl Reply {
             .iter()
             .filter_map(|k| map.get_key_value(*k))
             .chain(map.iter().filter(|(k, _)| !first.contains(&k.as_str())));
-        let parts: Vec<String> = ordered
-            .map(|(k, v)| format!("{}:{v}", Value::String(k.clone())))
-            .collect();
+        let parts: Vec<String> = ordered.map(|(k, v)| format!("{}:{v}", Value::String(k.clone()))).collect();
         format!("{{{}}}", parts.join(","))
     }
 
@@ -101,10 +87,9 @@ impl<'r> Engine<'r> {
                 Line::Eof => return Ok(()),
                 Line::Text(t) if t.trim().is_empty() => continue,
                 Line::Text(t) => self.handle(&t),
-                Line::TooLong(n) => failure(
-                    None,
-                    format!("request line of {n} bytes refused: the limit is {MAX_LINE} bytes"),
-                ),
+                Line::TooLong(n) => {
+                    failure(None, format!("request line of {n} bytes refused: the limit is {MAX_LINE} bytes"))
+                }
                 Line::NotUtf8 => failure(None, "request line refused: it is not UTF-8".to_string()),
             };
             output.write_all(reply.to_line().as_bytes())?;
@@ -152,10 +137,7 @@ impl<'r> Engine<'r> {
                     value.insert("id".into(), id);
                 }
                 value.append(&mut fields);
-                Reply {
-                    value: Value::Object(value),
-                    quit: cmd == "quit",
-                }
+                Reply { value: Value::Object(value), quit: cmd == "quit" }
             }
             Err(message) => failure(id, message),
         }
@@ -190,10 +172,7 @@ impl<'r> Engine<'r> {
             }
             "state" => {
                 let game = self.current()?;
-                Ok(fields([
-                    ("state", game.state_json()),
-                    ("hash", Value::String(game.state_hash())),
-                ]))
+                Ok(fields([("state", game.state_json()), ("hash", Value::String(game.state_hash()))]))
             }
             "view" => {
                 let side = match req.get("side") {
@@ -215,11 +194,7 @@ impl<'r> Engine<'r> {
                 };
                 let log = self.current()?.log();
                 let entries = log.get(from.min(log.len())..).unwrap_or_default();
-                Ok(fields([
-                    ("log", to_json(entries)),
-                    ("from", json!(from)),
-                    ("next", json!(log.len())),
-                ]))
+                Ok(fields([("log", to_json(entries)), ("from", json!(from)), ("next", json!(log.len()))]))
             }
             "save" => Ok(fields([("save", to_json(&self.current()?.save()))])),
             other => Err(format!("unknown command `{other}`; commands: {}", COMMANDS.join(", "))),
@@ -267,9 +242,7 @@ impl<'r> Engine<'r> {
         };
         let seed = match req.get("seed") {
             None | Some(Value::Null) => 1,
-            Some(v) => v
-                .as_u64()
-                .ok_or("\"seed\" must be a whole number from 0 to 18446744073709551615")?,
+            Some(v) => v.as_u64().ok_or("\"seed\" must be a whole number from 0 to 18446744073709551615")?,
         };
         let dice = match req.get("dice") {
             None | Some(Value::Null) => DiceMode::Seeded,
@@ -286,18 +259,10 @@ impl<'r> Engine<'r> {
             Some(_) => return Err("\"options\" must be an array of strings".to_string()),
         };
         options.sort();
-        let setup = Setup {
-            system: self.registry.system().to_string(),
-            scenario: scenario.clone(),
-            seed,
-            dice,
-            options,
-        };
+        let setup =
+            Setup { system: self.registry.system().to_string(), scenario: scenario.clone(), seed, dice, options };
         let game = self.registry.new_game(&setup)?;
-        let notices = self
-            .registry
-            .notices(&scenario)
-            .unwrap_or_else(|e| vec![format!("(no notices: {e})")]);
+        let notices = self.registry.notices(&scenario).unwrap_or_else(|e| vec![format!("(no notices: {e})")]);
         let mut reply = status(game.as_ref());
         reply.insert("setup".into(), to_json(game.setup()));
         reply.insert("notices".into(), json!(notices));
@@ -306,9 +271,7 @@ impl<'r> Engine<'r> {
     }
 
     fn load(&mut self, req: &Fields) -> Result<Fields, String> {
-        let save = req
-            .get("save")
-            .ok_or("missing \"save\" (a save object, as `save` returns it)")?;
+        let save = req.get("save").ok_or("missing \"save\" (a save object, as `save` returns it)")?;
         let save: Save =
             serde_json::from_value(save.clone()).map_err(|e| SaveError::Parse(e.to_string()).to_string())?;
         let game = self.registry.load_game(&save).map_err(|e| e.to_string())?;
@@ -326,10 +289,7 @@ fn no_game() -> String {
 
 /// The pending decision (or null) and whether undo is possible.
 fn status(game: &dyn DynGame) -> Fields {
-    fields([
-        ("decision", to_json(&game.pending())),
-        ("can_undo", Value::Bool(game.can_undo())),
-    ])
+    fields([("decision", to_json(&game.pending())), ("can_undo", Value::Bool(game.can_undo()))])
 }
 
 fn fields<const N: usize>(pairs: [(&str, Value); N]) -> Fields {
@@ -347,8 +307,5 @@ fn failure(id: Option<Value>, message: String) -> Reply {
         value.insert("id".into(), id);
     }
     value.insert("error".into(), Value::String(message));
-    Reply {
-        value: Value::Object(value),
-        quit: false,
-    }
+    Reply { value: Value::Object(value), quit: false }
 }

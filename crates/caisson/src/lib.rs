@@ -63,6 +63,12 @@ pub trait Registry {
     /// Unknown scenario.
     fn notices(&self, scenario: &str) -> Result<Vec<String>, String>;
 
+    /// Every reconstructed value a scenario uses, one line each with its reason.
+    ///
+    /// # Errors
+    /// Unknown scenario.
+    fn reconstructed(&self, scenario: &str) -> Result<Vec<String>, String>;
+
     /// A map as SVG.
     ///
     /// # Errors

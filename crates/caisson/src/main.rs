@@ -61,6 +61,12 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         save: Option<PathBuf>,
     },
+    /// What a scenario's game rests on: the notices shown at its start, then every reconstructed
+    /// value (map, counters, charts) with its reason.
+    Notes {
+        /// Scenario id.
+        scenario: String,
+    },
     /// Serve the JSON-lines engine protocol on stdin/stdout (see docs/protocol.md).
     Engine,
     /// Maps.
@@ -141,6 +147,9 @@ impl Registry for Gcacw {
     fn notices(&self, scenario: &str) -> Result<Vec<String>, String> {
         registry::notices(scenario)
     }
+    fn reconstructed(&self, scenario: &str) -> Result<Vec<String>, String> {
+        registry::reconstructed(scenario)
+    }
     fn render_map_svg(&self, map: &str) -> Result<String, String> {
         registry::render_map_svg(map)
     }
@@ -190,15 +199,7 @@ fn run(command: Command, reg: &dyn Registry) -> Result<ExitCode, Failure> {
             let list = reg.scenarios()?;
             write_scenarios(&list, &mut out)?;
         }
-        Command::New {
-            scenario,
-            seed,
-            dice,
-            union,
-            confederate,
-            options,
-            save,
-        } => {
+        Command::New { scenario, seed, dice, union, confederate, options, save } => {
             let seed = seed.unwrap_or_else(clock_seed);
             let dice = match dice {
                 DiceArg::Seeded => DiceMode::Seeded,
@@ -206,13 +207,7 @@ fn run(command: Command, reg: &dyn Registry) -> Result<ExitCode, Failure> {
             };
             let mut options = options;
             options.sort();
-            let setup = Setup {
-                system: reg.system().to_string(),
-                scenario: scenario.clone(),
-                seed,
-                dice,
-                options,
-            };
+            let setup = Setup { system: reg.system().to_string(), scenario: scenario.clone(), seed, dice, options };
             let mut game = reg.new_game(&setup)?;
             let notices = reg.notices(&scenario)?;
             writeln!(out, "Caisson: {scenario}, seed {seed}, {} dice.", dice_name(dice))?;
@@ -220,17 +215,10 @@ fn run(command: Command, reg: &dyn Registry) -> Result<ExitCode, Failure> {
             let outcome = terminal::play(game.as_mut(), &notices, &opts, &mut io::stdin().lock(), &mut out)?;
             return Ok(outcome_code(&outcome));
         }
-        Command::Load {
-            file,
-            union,
-            confederate,
-            save,
-        } => {
+        Command::Load { file, union, confederate, save } => {
             let text = read_text(&file)?;
             let save_data = Save::from_json(&text).map_err(|e| format!("{}: {e}", file.display()))?;
-            let mut game = reg
-                .load_game(&save_data)
-                .map_err(|e| format!("{}: {e}", file.display()))?;
+            let mut game = reg.load_game(&save_data).map_err(|e| format!("{}: {e}", file.display()))?;
             let setup = game.setup().clone();
             writeln!(
                 out,
@@ -246,13 +234,20 @@ fn run(command: Command, reg: &dyn Registry) -> Result<ExitCode, Failure> {
             let outcome = terminal::play(game.as_mut(), &[], &opts, &mut io::stdin().lock(), &mut out)?;
             return Ok(outcome_code(&outcome));
         }
+        Command::Notes { scenario } => {
+            for line in reg.notices(&scenario)? {
+                writeln!(out, "- {line}")?;
+            }
+            writeln!(out, "\nReconstructed values:")?;
+            for line in reg.reconstructed(&scenario)? {
+                writeln!(out, "- {line}")?;
+            }
+        }
         Command::Engine => {
             let mut input = io::stdin().lock();
             engine::Engine::new(reg).run(&mut input, &mut out)?;
         }
-        Command::Map {
-            command: MapCommand::Render { map, out: file },
-        } => {
+        Command::Map { command: MapCommand::Render { map, out: file } } => {
             let svg = reg.render_map_svg(&map)?;
             if file == Path::new("-") {
                 out.write_all(svg.as_bytes())?;
@@ -262,22 +257,10 @@ fn run(command: Command, reg: &dyn Registry) -> Result<ExitCode, Failure> {
                 writeln!(out, "wrote {}", file.display())?;
             }
         }
-        Command::Random {
-            scenario,
-            games,
-            seed,
-            max_steps,
-            options,
-        } => {
+        Command::Random { scenario, games, seed, max_steps, options } => {
             let mut options = options;
             options.sort();
-            let plan = random::Plan {
-                scenario,
-                games,
-                seed,
-                max_steps,
-                options,
-            };
+            let plan = random::Plan { scenario, games, seed, max_steps, options };
             let report = random::run(reg, &plan, &mut out)?;
             random::write_report(&plan, &report, &mut out)?;
             if !report.failures.is_empty() || report.finished < report.games {
@@ -301,12 +284,7 @@ fn terminal_options(
             random_sides.insert(side.to_string());
         }
     }
-    terminal::Options {
-        random_sides,
-        player_seed: seed.wrapping_add(1),
-        autosave,
-        log_shown,
-    }
+    terminal::Options { random_sides, player_seed: seed.wrapping_add(1), autosave, log_shown }
 }
 
 fn outcome_code(outcome: &terminal::Outcome) -> ExitCode {
@@ -326,20 +304,13 @@ fn dice_name(dice: DiceMode) -> &'static str {
 /// A seed for a game whose seed was not given: the clock's nanoseconds (the seed is printed and
 /// saved, so the game stays reproducible).
 fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1)
 }
 
 fn read_text(file: &Path) -> Result<String, String> {
     let meta = std::fs::metadata(file).map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
     if meta.len() > 64 << 20 {
-        return Err(format!(
-            "{}: {} bytes is too big for a save",
-            file.display(),
-            meta.len()
-        ));
+        return Err(format!("{}: {} bytes is too big for a save", file.display(), meta.len()));
     }
     std::fs::read_to_string(file).map_err(|e| format!("{}: cannot read: {e}", file.display()))
 }

@@ -114,15 +114,11 @@ fn play_one(registry: &dyn Registry, plan: &Plan, seed: u64, choices: &RefCell<V
             return check_save(registry, game.as_ref());
         };
         if decision.options.is_empty() {
-            return Err(format!(
-                "a decision with no options ({}: {})",
-                decision.kind, decision.prompt
-            ));
+            return Err(format!("a decision with no options ({}: {})", decision.kind, decision.prompt));
         }
         let id = random_choice(&decision, &mut player).to_string();
         choices.borrow_mut().push(id.clone());
-        game.choose(&id)
-            .map_err(|e| format!("the game refused `{id}`, which it offered: {e}"))?;
+        game.choose(&id).map_err(|e| format!("the game refused `{id}`, which it offered: {e}"))?;
     }
     if game.pending().is_none() {
         return check_save(registry, game.as_ref());
@@ -134,9 +130,7 @@ fn play_one(registry: &dyn Registry, plan: &Plan, seed: u64, choices: &RefCell<V
 fn check_save(registry: &dyn Registry, game: &dyn DynGame) -> Result<(), String> {
     let json = game.save().to_json();
     let save = Save::from_json(&json).map_err(|e| format!("its own save does not parse: {e}"))?;
-    let loaded = registry
-        .load_game(&save)
-        .map_err(|e| format!("its own save does not load: {e}"))?;
+    let loaded = registry.load_game(&save).map_err(|e| format!("its own save does not load: {e}"))?;
     if loaded.state_hash() != game.state_hash() {
         return Err("its own save loads to another state".to_string());
     }
@@ -144,23 +138,9 @@ fn check_save(registry: &dyn Registry, game: &dyn DynGame) -> Result<(), String>
 }
 
 fn write_failure(plan: &Plan, f: &Failure, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(
-        out,
-        "FAILED seed {} after {} decisions: {}",
-        f.seed,
-        f.choices.len(),
-        f.message
-    )?;
-    writeln!(
-        out,
-        "  reproduce: caisson new {} --seed {} --union random --confederate random",
-        plan.scenario, f.seed
-    )?;
-    writeln!(
-        out,
-        "  choices: {}",
-        serde_json::to_string(&f.choices).unwrap_or_default()
-    )?;
+    writeln!(out, "FAILED seed {} after {} decisions: {}", f.seed, f.choices.len(), f.message)?;
+    writeln!(out, "  reproduce: caisson new {} --seed {} --union random --confederate random", plan.scenario, f.seed)?;
+    writeln!(out, "  choices: {}", serde_json::to_string(&f.choices).unwrap_or_default())?;
     out.flush()
 }
 
@@ -179,12 +159,7 @@ pub fn write_report(plan: &Plan, report: &Report, out: &mut dyn Write) -> io::Re
         plan.seed.wrapping_add(plan.games.saturating_sub(1))
     )?;
     writeln!(out, "decisions made:  {}", report.decisions)?;
-    writeln!(
-        out,
-        "decisions/s:     {:.0} ({:.2} s)",
-        report.rate(),
-        report.elapsed.as_secs_f64()
-    )?;
+    writeln!(out, "decisions/s:     {:.0} ({:.2} s)", report.rate(), report.elapsed.as_secs_f64())?;
     writeln!(out, "failures:        {}", report.failures.len())?;
     out.flush()
 }

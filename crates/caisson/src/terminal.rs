@@ -91,18 +91,11 @@ pub fn play(
             return Ok(Outcome::Over);
         };
         if decision.options.is_empty() {
-            return Ok(Outcome::Failed(format!(
-                "a decision with no options: {}",
-                decision.prompt
-            )));
+            return Ok(Outcome::Failed(format!("a decision with no options: {}", decision.prompt)));
         }
         if options.random_sides.contains(&decision.side) {
             let id = random_choice(&decision, &mut player).to_string();
-            let label = decision
-                .options
-                .iter()
-                .find(|c| c.id == id)
-                .map_or("", |c| c.label.as_str());
+            let label = decision.options.iter().find(|c| c.id == id).map_or("", |c| c.label.as_str());
             writeln!(out, "{} (random): {label} [{id}]", decision.side)?;
             match guarded_choose(game, &id) {
                 Ok(Ok(())) => {}
@@ -131,17 +124,11 @@ pub fn play(
                 return Ok(Outcome::EndOfInput);
             }
             Line::TooLong(n) => {
-                writeln!(
-                    out,
-                    "That line is too long ({n} bytes). Enter a number, an option id or ? for help."
-                )?;
+                writeln!(out, "That line is too long ({n} bytes). Enter a number, an option id or ? for help.")?;
                 continue;
             }
             Line::NotUtf8 => {
-                writeln!(
-                    out,
-                    "That line is not UTF-8 text. Enter a number, an option id or ? for help."
-                )?;
+                writeln!(out, "That line is not UTF-8 text. Enter a number, an option id or ? for help.")?;
                 continue;
             }
             Line::Text(t) => t,
@@ -178,11 +165,7 @@ pub fn play(
             Command::Choose(id) => match guarded_choose(game, &id) {
                 Err(msg) => return crashed(msg, options, out),
                 Ok(Ok(())) => {
-                    let label = decision
-                        .options
-                        .iter()
-                        .find(|c| c.id == id)
-                        .map_or("", |c| c.label.as_str());
+                    let label = decision.options.iter().find(|c| c.id == id).map_or("", |c| c.label.as_str());
                     writeln!(out, "→ {label} [{id}]")?;
                     autosave(game, options, out)?;
                 }
@@ -249,10 +232,7 @@ fn guarded_choose(game: &mut dyn DynGame, id: &str) -> Result<Result<(), GameErr
 /// The rules panicked: the game may be half-changed, so play stops; the autosave, written before
 /// the choice, still holds the game as it was.
 fn crashed(msg: String, options: &Options, out: &mut dyn Write) -> io::Result<Outcome> {
-    writeln!(
-        out,
-        "internal error: the rules panicked ({msg}). This is a bug: please report it with a save."
-    )?;
+    writeln!(out, "internal error: the rules panicked ({msg}). This is a bug: please report it with a save.")?;
     if let Some(file) = &options.autosave {
         writeln!(out, "{} holds the game as it was before that choice.", file.display())?;
     }
@@ -278,12 +258,7 @@ pub fn format_entry(e: &LogEntry) -> String {
     }
     if let Some(r) = &e.roll {
         let dice: Vec<String> = r.dice.iter().map(u8::to_string).collect();
-        s.push_str(&format!(
-            "\n      roll for {} [{}]: dice {}",
-            r.purpose,
-            r.rule,
-            dice.join("+")
-        ));
+        s.push_str(&format!("\n      roll for {} [{}]: dice {}", r.purpose, r.rule, dice.join("+")));
         for m in &r.modifiers {
             s.push_str(&format!(", {:+} {} [{}]", m.value, m.label, m.rule));
         }
@@ -340,10 +315,7 @@ mod tests {
         assert_eq!(Command::parse("0", &d), Command::Unknown);
         assert_eq!(Command::parse("-1", &d), Command::Unknown);
         assert_eq!(Command::parse("99999999999999999999999", &d), Command::Unknown);
-        assert_eq!(
-            Command::parse("s my game.json", &d),
-            Command::Save(Some("my game.json".into()))
-        );
+        assert_eq!(Command::parse("s my game.json", &d), Command::Save(Some("my game.json".into())));
         assert_eq!(Command::parse("s", &d), Command::Save(None));
         assert_eq!(Command::parse("q", &d), Command::Quit);
         assert_eq!(Command::parse("q now", &d), Command::Unknown);

@@ -89,10 +89,7 @@ impl EngineProcess {
 }
 
 fn first_option(reply: &Value) -> String {
-    reply["decision"]["options"][0]["id"]
-        .as_str()
-        .expect("an option id")
-        .to_string()
+    reply["decision"]["options"][0]["id"].as_str().expect("an option id").to_string()
 }
 
 #[test]
@@ -113,17 +110,10 @@ fn scenarios_prints_a_table() {
 #[test]
 fn the_engine_over_a_pipe_plays_saves_loads_and_survives_bad_requests() {
     let mut e = EngineProcess::start();
-    assert!(e
-        .raw(b"{oops")
-        .get("error")
-        .and_then(Value::as_str)
-        .is_some_and(|m| m.starts_with("malformed JSON")));
+    assert!(e.raw(b"{oops").get("error").and_then(Value::as_str).is_some_and(|m| m.starts_with("malformed JSON")));
     assert!(e.err(json!({"cmd": "dance"})).starts_with("unknown command `dance`"));
     assert_eq!(e.err(json!({"cmd": "pending"})), "no game: send `new` or `load` first");
-    assert_eq!(
-        e.err(json!({"cmd": "choose", "option": "x"})),
-        "no game: send `new` or `load` first"
-    );
+    assert_eq!(e.err(json!({"cmd": "choose", "option": "x"})), "no game: send `new` or `load` first");
     let list = e.ok(json!({"cmd": "scenarios"}));
     assert_eq!(list["scenarios"][0]["id"], "hsn-1");
     assert!(e.err(json!({"cmd": "new", "scenario": "no-such"})).contains("no-such"));
@@ -137,9 +127,7 @@ fn the_engine_over_a_pipe_plays_saves_loads_and_survives_bad_requests() {
     for field in ["kind", "prompt"] {
         assert!(d[field].is_string(), "{d}");
     }
-    assert!(e
-        .err(json!({"cmd": "choose", "option": "no:such:option"}))
-        .contains("is not one of the options now"));
+    assert!(e.err(json!({"cmd": "choose", "option": "no:such:option"})).contains("is not one of the options now"));
     let mut r = r;
     for _ in 0..5 {
         if r["decision"].is_null() {
@@ -150,9 +138,7 @@ fn the_engine_over_a_pipe_plays_saves_loads_and_survives_bad_requests() {
     let state = e.ok(json!({"cmd": "state"}));
     assert_eq!(state["hash"].as_str().map(str::len), Some(64));
     assert!(e.ok(json!({"cmd": "view", "side": "union"}))["view"].is_object());
-    assert!(e.ok(json!({"cmd": "log", "from": 0}))["log"]
-        .as_array()
-        .is_some_and(|l| !l.is_empty()));
+    assert!(e.ok(json!({"cmd": "log", "from": 0}))["log"].as_array().is_some_and(|l| !l.is_empty()));
     let save = e.ok(json!({"cmd": "save"}))["save"].clone();
     assert_eq!(save["format"], "caisson-save");
     assert_eq!(save["setup"]["scenario"], "hsn-1");
@@ -161,20 +147,11 @@ fn the_engine_over_a_pipe_plays_saves_loads_and_survives_bad_requests() {
     let mut f = EngineProcess::start();
     let loaded = f.ok(json!({"cmd": "load", "save": save}));
     assert_eq!(loaded["hash"], state["hash"]);
-    assert_eq!(
-        f.ok(json!({"cmd": "pending"}))["decision"],
-        e.ok(json!({"cmd": "pending"}))["decision"]
-    );
+    assert_eq!(f.ok(json!({"cmd": "pending"}))["decision"], e.ok(json!({"cmd": "pending"}))["decision"]);
     let mut bad = save.clone();
     bad["actions"][0]["chain"] = json!("0".repeat(64));
-    assert!(f
-        .err(json!({"cmd": "load", "save": bad}))
-        .contains("hash chain breaks at choice 1"));
-    assert_eq!(
-        f.ok(json!({"cmd": "state"}))["hash"],
-        state["hash"],
-        "a refused load keeps the game"
-    );
+    assert!(f.err(json!({"cmd": "load", "save": bad})).contains("hash chain breaks at choice 1"));
+    assert_eq!(f.ok(json!({"cmd": "state"}))["hash"], state["hash"], "a refused load keeps the game");
 
     assert_eq!(e.ok(json!({"cmd": "quit"})), json!({"ok": true}));
     assert!(e.finish().success());
@@ -188,12 +165,7 @@ fn the_engine_refuses_an_oversized_line_and_goes_on() {
     line.resize(1 << 20, b'x');
     line.extend_from_slice(b"\"}");
     let r = e.raw(&line);
-    assert!(
-        r["error"]
-            .as_str()
-            .is_some_and(|m| m.contains("the limit is 1048576 bytes")),
-        "{r}"
-    );
+    assert!(r["error"].as_str().is_some_and(|m| m.contains("the limit is 1048576 bytes")), "{r}");
     e.ok(json!({"cmd": "help"}));
     assert!(e.finish().success());
 }
@@ -203,10 +175,7 @@ fn terminal_play_with_piped_input_quits_and_ends_on_eof() {
     let out = caisson(&["new", "hsn-1", "--seed", "3"], "?\nbanana\n1\nq\n");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    assert!(
-        stdout.starts_with("Caisson: hsn-1, seed 3, seeded dice.\nNotes on this scenario:\n"),
-        "{stdout}"
-    );
+    assert!(stdout.starts_with("Caisson: hsn-1, seed 3, seeded dice.\nNotes on this scenario:\n"), "{stdout}");
     assert!(stdout.contains("Not understood: `banana`"), "{stdout}");
     assert!(stdout.contains("u        undo the last choice"), "{stdout}");
     assert!(stdout.contains("\n  1. "), "{stdout}");
@@ -222,18 +191,7 @@ fn terminal_play_with_piped_input_quits_and_ends_on_eof() {
 fn random_players_finish_a_game_and_the_autosave_loads() {
     let file = temp_path("hsn1.json");
     let f = file.to_str().expect("utf-8 path");
-    let args = [
-        "new",
-        "hsn-1",
-        "--seed",
-        "5",
-        "--union",
-        "random",
-        "--confederate",
-        "random",
-        "--save",
-        f,
-    ];
+    let args = ["new", "hsn-1", "--seed", "5", "--union", "random", "--confederate", "random", "--save", f];
     let out = caisson(&args, "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
@@ -260,10 +218,7 @@ fn load_refuses_garbage_and_missing_files() {
     let _ = std::fs::remove_file(&file);
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
-    assert!(
-        stderr.starts_with("caisson: ") && stderr.contains("not a Caisson save"),
-        "{stderr}"
-    );
+    assert!(stderr.starts_with("caisson: ") && stderr.contains("not a Caisson save"), "{stderr}");
 
     let out = caisson(&["load", "/nonexistent/save.json"], "");
     assert_eq!(out.status.code(), Some(2));
@@ -295,14 +250,8 @@ fn random_games_are_reported() {
     let out = caisson(&["random", "hsn-1", "--games", "1", "--max-steps", "3"], "");
     assert_eq!(out.status.code(), Some(1));
     let stdout = text(&out.stdout);
-    assert!(
-        stdout.contains("FAILED seed 1 after 3 decisions: not over after 3 decisions"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("reproduce: caisson new hsn-1 --seed 1 --union random --confederate random"),
-        "{stdout}"
-    );
+    assert!(stdout.contains("FAILED seed 1 after 3 decisions: not over after 3 decisions"), "{stdout}");
+    assert!(stdout.contains("reproduce: caisson new hsn-1 --seed 1 --union random --confederate random"), "{stdout}");
 }
 
 #[test]
@@ -310,12 +259,7 @@ fn command_line_errors_exit_2_with_a_message() {
     let out = caisson(&["new", "no-such-scenario", "--seed", "1"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).starts_with("caisson: "), "{}", text(&out.stderr));
-    for args in [
-        &["new"][..],
-        &["new", "hsn-1", "--dice", "loaded"],
-        &["new", "hsn-1", "--seed", "-4"],
-        &["bogus"],
-    ] {
+    for args in [&["new"][..], &["new", "hsn-1", "--dice", "loaded"], &["new", "hsn-1", "--seed", "-4"], &["bogus"]] {
         let out = caisson(args, "");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(!text(&out.stderr).is_empty());

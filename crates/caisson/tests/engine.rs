@@ -25,10 +25,7 @@ fn ok(engine: &mut Engine<'_>, request: Value) -> Value {
 fn err(engine: &mut Engine<'_>, request: Value) -> String {
     let reply = ask(engine, request.clone());
     assert_eq!(reply["ok"], json!(false), "{request} → {reply}");
-    reply["error"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no error message in {reply}"))
-        .to_string()
+    reply["error"].as_str().unwrap_or_else(|| panic!("no error message in {reply}")).to_string()
 }
 
 /// Runs the engine over `input`; returns the reply lines, each parsed.
@@ -38,9 +35,7 @@ fn session(input: &[u8]) -> Vec<Value> {
     let mut output = Vec::new();
     engine.run(&mut &input[..], &mut output).expect("run");
     let text = String::from_utf8(output).expect("utf-8 output");
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("reply `{l}` is not JSON: {e}")))
-        .collect()
+    text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("reply `{l}` is not JSON: {e}"))).collect()
 }
 
 fn option_ids(reply: &Value) -> Vec<String> {
@@ -57,22 +52,14 @@ fn new_replies_with_the_first_decision_setup_and_notices() {
     let r = ok(&mut e, json!({"cmd": "new", "scenario": "race", "seed": 5}));
     assert_eq!(r["decision"]["side"], "union");
     assert_eq!(r["decision"]["kind"], "action");
-    assert!(r["decision"]["prompt"]
-        .as_str()
-        .is_some_and(|p| p.contains("first to 15")));
+    assert!(r["decision"]["prompt"].as_str().is_some_and(|p| p.contains("first to 15")));
     assert_eq!(option_ids(&r), ["roll:1", "roll:2", "pass"]);
     assert_eq!(r["decision"]["options"][0]["label"], "Roll one die");
     assert_eq!(r["can_undo"], false);
-    assert_eq!(
-        r["setup"],
-        json!({"system": "toy", "scenario": "race", "seed": 5, "dice": "seeded", "options": []})
-    );
+    assert_eq!(r["setup"], json!({"system": "toy", "scenario": "race", "seed": 5, "dice": "seeded", "options": []}));
     assert_eq!(r["notices"], json!(["race is a toy: nothing here is history."]));
     // Defaults: seed 1, seeded dice; options are sorted.
-    let r = ok(
-        &mut e,
-        json!({"cmd": "new", "scenario": "race", "options": ["b=2", "a=1"], "dice": "manual"}),
-    );
+    let r = ok(&mut e, json!({"cmd": "new", "scenario": "race", "options": ["b=2", "a=1"], "dice": "manual"}));
     assert_eq!(r["setup"]["seed"], 1);
     assert_eq!(r["setup"]["dice"], "manual");
     assert_eq!(r["setup"]["options"], json!(["a=1", "b=2"]));
@@ -84,10 +71,7 @@ fn bad_new_requests_are_errors() {
     let mut e = Engine::new(&reg);
     assert!(err(&mut e, json!({"cmd": "new"})).contains("missing \"scenario\""));
     assert!(err(&mut e, json!({"cmd": "new", "scenario": 3})).contains("\"scenario\" must be a string"));
-    assert_eq!(
-        err(&mut e, json!({"cmd": "new", "scenario": "chess"})),
-        "no scenario `chess`"
-    );
+    assert_eq!(err(&mut e, json!({"cmd": "new", "scenario": "chess"})), "no scenario `chess`");
     assert!(
         err(&mut e, json!({"cmd": "new", "scenario": "race", "seed": -1})).contains("\"seed\" must be a whole number")
     );
@@ -106,28 +90,14 @@ fn bad_new_requests_are_errors() {
 fn malformed_json_non_objects_and_bad_cmds_are_errors() {
     let reg = ToyRegistry;
     let mut e = Engine::new(&reg);
-    for line in [
-        "{",
-        "not json",
-        "{\"cmd\": \"new\",}",
-        "\u{0}",
-        "{\"cmd\":\"pending\"} trailing",
-    ] {
+    for line in ["{", "not json", "{\"cmd\": \"new\",}", "\u{0}", "{\"cmd\":\"pending\"} trailing"] {
         let r = e.handle(line);
         assert!(!r.is_ok() && !r.quit, "{line}");
-        assert!(
-            r.error().is_some_and(|m| m.starts_with("malformed JSON")),
-            "{line}: {:?}",
-            r.error()
-        );
+        assert!(r.error().is_some_and(|m| m.starts_with("malformed JSON")), "{line}: {:?}", r.error());
     }
     for line in ["[1]", "3", "\"new\"", "null"] {
         let r = e.handle(line);
-        assert_eq!(
-            r.error(),
-            Some("a request must be a JSON object with a \"cmd\" field"),
-            "{line}"
-        );
+        assert_eq!(r.error(), Some("a request must be a JSON object with a \"cmd\" field"), "{line}");
     }
     assert!(err(&mut e, json!({"scenario": "race"})).starts_with("missing \"cmd\"; commands: new, pending"));
     assert_eq!(err(&mut e, json!({"cmd": 1})), "\"cmd\" must be a string");
@@ -164,10 +134,7 @@ fn an_illegal_choice_is_an_error_and_changes_nothing() {
         let m = err(&mut e, json!({"cmd": "choose", "option": bad}));
         assert!(m.contains("is not one of the options now"), "{m}");
     }
-    assert_eq!(
-        err(&mut e, json!({"cmd": "choose", "option": 1})),
-        "\"option\" must be a string (an option id)"
-    );
+    assert_eq!(err(&mut e, json!({"cmd": "choose", "option": 1})), "\"option\" must be a string (an option id)");
     assert!(err(&mut e, json!({"cmd": "choose"})).starts_with("missing \"option\""));
     assert_eq!(ok(&mut e, json!({"cmd": "state"})), before);
 }
@@ -187,10 +154,7 @@ fn choose_after_the_game_is_over_is_an_error() {
         }
     }
     assert_eq!(ok(&mut e, json!({"cmd": "pending"}))["decision"], Value::Null);
-    assert_eq!(
-        err(&mut e, json!({"cmd": "choose", "option": "roll:2"})),
-        "the game is over"
-    );
+    assert_eq!(err(&mut e, json!({"cmd": "choose", "option": "roll:2"})), "the game is over");
     let view = ok(&mut e, json!({"cmd": "view", "side": null}))["view"].clone();
     assert!(view["winner"].is_string(), "{view}");
 }
@@ -233,13 +197,8 @@ fn a_session_over_a_pipe_answers_every_line_skips_blank_ones_and_stops_at_quit()
         {\"cmd\":\"pending\"}\n";
     let replies = session(input);
     assert_eq!(replies.len(), 5, "{replies:?}");
-    assert_eq!(
-        (replies[0]["ok"].clone(), replies[0]["id"].clone()),
-        (json!(true), json!(1))
-    );
-    assert!(replies[1]["error"]
-        .as_str()
-        .is_some_and(|m| m.starts_with("malformed JSON")));
+    assert_eq!((replies[0]["ok"].clone(), replies[0]["id"].clone()), (json!(true), json!(1)));
+    assert!(replies[1]["error"].as_str().is_some_and(|m| m.starts_with("malformed JSON")));
     assert_eq!(replies[2]["error"], "request line refused: it is not UTF-8");
     assert_eq!(replies[3]["id"], "two");
     assert_eq!(replies[3]["decision"]["side"], "confederate");
@@ -314,10 +273,7 @@ fn bad_saves_are_refused_and_the_current_game_is_kept() {
     assert!(err(&mut e, json!({"cmd": "load", "save": altered})).starts_with("save version 2 is not supported"));
     let mut altered = save;
     altered["setup"]["scenario"] = json!("chess");
-    assert_eq!(
-        err(&mut e, json!({"cmd": "load", "save": altered})),
-        "no scenario `chess`"
-    );
+    assert_eq!(err(&mut e, json!({"cmd": "load", "save": altered})), "no scenario `chess`");
     assert_eq!(ok(&mut e, json!({"cmd": "state"}))["hash"], hash);
 }
 
@@ -364,10 +320,7 @@ fn state_view_and_log_commands() {
     assert_eq!(all["next"], 3);
     let roll = &all["log"][2]["roll"];
     assert_eq!(roll["dice"], json!([3, 4]));
-    assert_eq!(
-        roll["modifiers"][0],
-        json!({"label": "rolling two dice", "value": -1, "rule": "Race 3"})
-    );
+    assert_eq!(roll["modifiers"][0], json!({"label": "rolling two dice", "value": -1, "rule": "Race 3"}));
     assert_eq!(roll["total"], 6);
     assert_eq!(roll["rule"], "Race 2");
     let tail = ok(&mut e, json!({"cmd": "log", "from": 2}));
@@ -379,10 +332,7 @@ fn state_view_and_log_commands() {
     assert!(err(&mut e, json!({"cmd": "log", "from": -1})).contains("\"from\""));
 
     assert_eq!(ok(&mut e, json!({"cmd": "view"}))["view"]["viewer"], Value::Null);
-    assert_eq!(
-        ok(&mut e, json!({"cmd": "view", "side": "confederate"}))["view"]["viewer"],
-        "confederate"
-    );
+    assert_eq!(ok(&mut e, json!({"cmd": "view", "side": "confederate"}))["view"]["viewer"], "confederate");
     assert!(err(&mut e, json!({"cmd": "view", "side": 2})).contains("\"side\""));
 }
 
@@ -412,11 +362,7 @@ fn a_panic_after_the_rules_changed_the_game_is_rolled_back() {
     let pending = ok(&mut e, json!({"cmd": "pending"}));
     let m = err(&mut e, json!({"cmd": "choose", "option": "pass"}));
     assert!(m.contains("the game is as it was before the request"), "{m}");
-    assert_eq!(
-        ok(&mut e, json!({"cmd": "state"})),
-        before,
-        "the half-made pass is gone"
-    );
+    assert_eq!(ok(&mut e, json!({"cmd": "state"})), before, "the half-made pass is gone");
     assert_eq!(ok(&mut e, json!({"cmd": "pending"})), pending);
     assert_eq!(e.game().map(|g| g.actions().len()), Some(1));
 }
@@ -425,10 +371,7 @@ fn a_panic_after_the_rules_changed_the_game_is_rolled_back() {
 fn a_whole_game_plays_through_the_protocol() {
     let reg = ToyRegistry;
     let mut e = Engine::new(&reg);
-    let mut r = ok(
-        &mut e,
-        json!({"cmd": "new", "scenario": "race", "seed": 21, "dice": "manual"}),
-    );
+    let mut r = ok(&mut e, json!({"cmd": "new", "scenario": "race", "seed": 21, "dice": "manual"}));
     let mut player = caisson_kernel::Dice::new(4);
     let mut steps = 0;
     while !r["decision"].is_null() {

@@ -6,13 +6,7 @@ use caisson::random::{run, write_report, Plan};
 use common::ToyRegistry;
 
 fn plan(scenario: &str, games: u64, max_steps: u64) -> Plan {
-    Plan {
-        scenario: scenario.into(),
-        games,
-        seed: 1,
-        max_steps,
-        options: vec![],
-    }
+    Plan { scenario: scenario.into(), games, seed: 1, max_steps, options: vec![] }
 }
 
 #[test]
@@ -30,10 +24,7 @@ fn random_games_finish_and_are_counted() {
     write_report(&p, &report, &mut out).expect("report");
     let text = String::from_utf8(out).expect("utf-8");
     assert!(text.contains("games finished:  50 of 50 (seeds 1..=50)"), "{text}");
-    assert!(
-        text.contains(&format!("decisions made:  {}", report.decisions)),
-        "{text}"
-    );
+    assert!(text.contains(&format!("decisions made:  {}", report.decisions)), "{text}");
     assert!(text.contains("decisions/s:"), "{text}");
     assert!(text.contains("failures:        0"), "{text}");
 }
@@ -50,20 +41,12 @@ fn a_panic_is_caught_and_reported_with_seed_and_choices() {
     assert_eq!(f.message, "panic: boom: the rules cannot pass");
     assert_eq!(f.choices.last().map(String::as_str), Some("pass"));
     let text = String::from_utf8(out).expect("utf-8");
-    let first = format!(
-        "FAILED seed {} after {} decisions: panic: boom",
-        f.seed,
-        f.choices.len()
-    );
+    let first = format!("FAILED seed {} after {} decisions: panic: boom", f.seed, f.choices.len());
     assert!(text.contains(&first), "{text}");
-    assert!(text.contains(&format!(
-        "reproduce: caisson new boom --seed {} --union random --confederate random",
-        f.seed
-    )));
-    assert!(text.contains(&format!(
-        "choices: {}",
-        serde_json::to_string(&f.choices).expect("json")
-    )));
+    assert!(
+        text.contains(&format!("reproduce: caisson new boom --seed {} --union random --confederate random", f.seed))
+    );
+    assert!(text.contains(&format!("choices: {}", serde_json::to_string(&f.choices).expect("json"))));
 }
 
 #[test]

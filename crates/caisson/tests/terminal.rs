@@ -9,13 +9,7 @@ use caisson_kernel::{DiceMode, DynGame, Save, Setup};
 use common::{temp_path, ToyRegistry};
 
 fn game(seed: u64, dice: DiceMode) -> Box<dyn DynGame> {
-    let setup = Setup {
-        system: "toy".into(),
-        scenario: "race".into(),
-        seed,
-        dice,
-        options: vec![],
-    };
+    let setup = Setup { system: "toy".into(), scenario: "race".into(), seed, dice, options: vec![] };
     ToyRegistry.new_game(&setup).expect("toy game")
 }
 
@@ -23,23 +17,12 @@ fn game(seed: u64, dice: DiceMode) -> Box<dyn DynGame> {
 fn run(input: &str, seed: u64, dice: DiceMode, options: &Options) -> (Outcome, String, Box<dyn DynGame>) {
     let mut g = game(seed, dice);
     let mut out = Vec::new();
-    let outcome = play(
-        g.as_mut(),
-        &["a notice".to_string()],
-        options,
-        &mut input.as_bytes(),
-        &mut out,
-    )
-    .expect("play");
+    let outcome = play(g.as_mut(), &["a notice".to_string()], options, &mut input.as_bytes(), &mut out).expect("play");
     (outcome, String::from_utf8(out).expect("utf-8"), g)
 }
 
 fn random(sides: &[&str]) -> Options {
-    Options {
-        random_sides: sides.iter().map(|s| s.to_string()).collect(),
-        player_seed: 2,
-        ..Options::default()
-    }
+    Options { random_sides: sides.iter().map(|s| s.to_string()).collect(), player_seed: 2, ..Options::default() }
 }
 
 #[test]
@@ -147,10 +130,7 @@ fn bad_input_re_prompts_and_changes_nothing() {
     // Every refusal is followed by the prompt again.
     let prompts = out.matches("[union · action]").count();
     assert_eq!(prompts, 9, "{out}");
-    assert!(
-        out.contains("Not understood: `\\u{7f}`"),
-        "control characters are shown escaped: {out}"
-    );
+    assert!(out.contains("Not understood: `\\u{7f}`"), "control characters are shown escaped: {out}");
 }
 
 #[test]
@@ -180,10 +160,7 @@ fn undo_takes_back_what_it_may() {
 fn help_and_log_commands() {
     let (_, out, _) = run("1\n?\nl\n", 1, DiceMode::Seeded, &Options::default());
     assert!(out.contains("u        undo the last choice"), "{out}");
-    assert!(
-        out.contains("Log (3 entries):\nT1  The race begins: first to 15 points wins. [Race 1]\n"),
-        "{out}"
-    );
+    assert!(out.contains("Log (3 entries):\nT1  The race begins: first to 15 points wins. [Race 1]\n"), "{out}");
 }
 
 #[test]
@@ -195,17 +172,10 @@ fn s_file_saves_a_game_that_loads() {
     assert!(out.contains(&format!("Saved to {}.", file.display())), "{out}");
     let text = std::fs::read_to_string(&file).expect("save written");
     let _ = std::fs::remove_file(&file);
-    let loaded = ToyRegistry
-        .load_game(&Save::from_json(&text).expect("parses"))
-        .expect("loads");
+    let loaded = ToyRegistry.load_game(&Save::from_json(&text).expect("parses")).expect("loads");
     assert_eq!(loaded.state_hash(), g.state_hash());
     // A file that cannot be written is reported, and play goes on.
-    let (outcome, out, _) = run(
-        "s /nonexistent-dir/x.json\n1\n",
-        4,
-        DiceMode::Seeded,
-        &Options::default(),
-    );
+    let (outcome, out, _) = run("s /nonexistent-dir/x.json\n1\n", 4, DiceMode::Seeded, &Options::default());
     assert_eq!(outcome, Outcome::EndOfInput);
     assert!(out.contains("Could not save to /nonexistent-dir/x.json:"), "{out}");
 }
@@ -213,10 +183,7 @@ fn s_file_saves_a_game_that_loads() {
 #[test]
 fn autosave_keeps_the_file_up_to_date() {
     let file = temp_path("auto.json");
-    let options = Options {
-        autosave: Some(file.clone()),
-        ..Options::default()
-    };
+    let options = Options { autosave: Some(file.clone()), ..Options::default() };
     let (_, _, g) = run("2\n2\n1\n", 9, DiceMode::Seeded, &options);
     let save = Save::from_json(&std::fs::read_to_string(&file).expect("autosaved")).expect("parses");
     let _ = std::fs::remove_file(&file);
@@ -242,10 +209,7 @@ fn a_human_can_play_against_a_random_side() {
     let (outcome, out, g) = run(&"2\n".repeat(40), 6, DiceMode::Seeded, &random(&["confederate"]));
     assert_eq!(outcome, Outcome::Over, "{out}");
     assert!(out.contains("confederate (random): "), "{out}");
-    assert!(
-        !out.contains("[confederate · action]"),
-        "the random side is never asked: {out}"
-    );
+    assert!(!out.contains("[confederate · action]"), "the random side is never asked: {out}");
     let union_choices = g.actions().iter().step_by(2).all(|a| a == "roll:2");
     assert!(union_choices, "{:?}", g.actions());
 }
@@ -259,12 +223,7 @@ fn a_random_side_enters_manual_dice_too() {
 
 #[test]
 fn a_log_entry_without_rule_or_roll_is_one_line() {
-    let e = caisson_kernel::LogEntry {
-        turn: 12,
-        text: "Night falls.".into(),
-        rule: None,
-        roll: None,
-    };
+    let e = caisson_kernel::LogEntry { turn: 12, text: "Night falls.".into(), rule: None, roll: None };
     assert_eq!(format_entry(&e), "T12 Night falls.");
 }
 
@@ -275,42 +234,25 @@ fn a_loaded_game_shows_only_the_last_entries_of_its_log() {
         g.choose("pass").expect("pass");
     }
     let mut out = Vec::new();
-    let options = Options {
-        log_shown: 5,
-        ..Options::default()
-    };
+    let options = Options { log_shown: 5, ..Options::default() };
     play(g.as_mut(), &[], &options, &mut "".as_bytes(), &mut out).expect("play");
     let out = String::from_utf8(out).expect("utf-8");
-    assert!(
-        out.starts_with("(5 earlier log entries not shown; `l` shows the whole log)\n"),
-        "{out}"
-    );
+    assert!(out.starts_with("(5 earlier log entries not shown; `l` shows the whole log)\n"), "{out}");
     assert_eq!(out.matches(" passes.").count(), 2, "{out}");
 }
 
 #[test]
 fn a_panic_in_the_rules_stops_play_with_a_message_instead_of_crashing() {
-    let setup = Setup {
-        system: "toy".into(),
-        scenario: "boom".into(),
-        seed: 1,
-        dice: DiceMode::Seeded,
-        options: vec![],
-    };
+    let setup =
+        Setup { system: "toy".into(), scenario: "boom".into(), seed: 1, dice: DiceMode::Seeded, options: vec![] };
     let mut g = ToyRegistry.new_game(&setup).expect("boom game");
     let file = temp_path("boom.json");
-    let options = Options {
-        autosave: Some(file.clone()),
-        ..Options::default()
-    };
+    let options = Options { autosave: Some(file.clone()), ..Options::default() };
     let mut out = Vec::new();
     let outcome = play(g.as_mut(), &[], &options, &mut "1\n3\n1\n".as_bytes(), &mut out).expect("play");
     let out = String::from_utf8(out).expect("utf-8");
     assert_eq!(outcome, Outcome::Failed("panic: boom: the rules cannot pass".into()));
-    assert!(
-        out.contains("internal error: the rules panicked (boom: the rules cannot pass)."),
-        "{out}"
-    );
+    assert!(out.contains("internal error: the rules panicked (boom: the rules cannot pass)."), "{out}");
     assert!(out.contains("holds the game as it was before that choice."), "{out}");
     let save = Save::from_json(&std::fs::read_to_string(&file).expect("autosave")).expect("parses");
     let _ = std::fs::remove_file(&file);

@@ -17,19 +17,10 @@ fn reachable(c: &mut Criterion) {
     let (rules, state) = Gcacw::new(hsn().expect("data"), "hsn-2", Settings::default()).expect("hsn-2");
     // Rucker, a Confederate cavalry brigade at 0111, with a long allowance: 13 MP (2d6 + 1 at most).
     let unit = rules.unit_by_id("rucker").expect("rucker");
-    let march = March {
-        unit,
-        ma: 13,
-        left: Half::whole(13),
-        moved: false,
-        started_in_zoc: false,
-        wagon_paid: true,
-    };
+    let march = March { unit, ma: 13, left: Half::whole(13), moved: false, started_in_zoc: false, wagon_paid: true };
     let start = state.units[unit].hex.expect("on map");
     let mut group = c.benchmark_group("reachable hexes, cavalry with 13 MP, full HSN map");
-    group.bench_function("caisson movement::reachable", |b| {
-        b.iter(|| movement::reachable(&rules, &state, &march))
-    });
+    group.bench_function("caisson movement::reachable", |b| b.iter(|| movement::reachable(&rules, &state, &march)));
     group.bench_function("pathfinding::dijkstra_reach, same step rules", |b| {
         b.iter(|| {
             let ctx = MoveContext::new(&rules, &state, unit);
@@ -38,14 +29,10 @@ fn reachable(c: &mut Criterion) {
             pathfinding::prelude::dijkstra_reach(&start, |&from: &Hex| {
                 let (ctx, rules) = (&ctx, &rules);
                 let stopped = from != start && movement::in_enemy_zoc(rules, ctx, from);
-                rules
-                    .map()
-                    .neighbors(from)
-                    .filter(move |_| !stopped)
-                    .filter_map(move |(_, to)| {
-                        let s = movement::step(rules, ctx, from, to, from == start, false, true)?;
-                        Some((to, u32::from(s.cost.halves())))
-                    })
+                rules.map().neighbors(from).filter(move |_| !stopped).filter_map(move |(_, to)| {
+                    let s = movement::step(rules, ctx, from, to, from == start, false, true)?;
+                    Some((to, u32::from(s.cost.halves())))
+                })
             })
             .take_while(|item| item.total_cost <= budget)
             .count()

@@ -92,25 +92,19 @@ pub fn options(rules: &Gcacw, state: &State, side: Side) -> Vec<Choice> {
         let hex = unit.hex.map(|h| rules.map().label(h)).unwrap_or_default();
         out.push(Choice::new(
             format!("march:{id}"),
-            format!(
-                "March {name} from {hex} (fatigue {} → {})",
-                unit.fatigue,
-                (unit.fatigue + 1).min(4)
-            ),
+            format!("March {name} from {hex} (fatigue {} → {})", unit.fatigue, (unit.fatigue + 1).min(4)),
         ));
         if !may_act(rules, state, u) {
             continue;
         }
+        if crate::rail::available(rules, state, u) {
+            out.push(Choice::new(format!("rail:{id}"), format!("{name} makes its once-only railroad move")));
+        }
         if let Some(mark) = burn_result(rules, state, u) {
-            out.push(Choice::new(
-                format!("burn:{id}"),
-                format!("{name} burns the station in {hex} ({mark:?})"),
-            ));
+            out.push(Choice::new(format!("burn:{id}"), format!("{name} burns the station in {hex} ({mark:?})")));
         }
         if may_entrench(rules, state, u) {
-            let redoubt = unit
-                .hex
-                .is_some_and(|h| rules.map().has_feature(h, HexFeature::Redoubt));
+            let redoubt = unit.hex.is_some_and(|h| rules.map().has_feature(h, HexFeature::Redoubt));
             if let Some(next) = next_entrenchment(unit.entrenchment, redoubt) {
                 out.push(Choice::new(
                     format!("entrench:{id}"),
@@ -123,14 +117,8 @@ pub fn options(rules: &Gcacw, state: &State, side: Side) -> Vec<Choice> {
     for l in 0..state.leaders.len() {
         if rules.leader_counter(state, l).side == side && activation::eligible(rules, state, l, &board) {
             let c = rules.leader_counter(state, l);
-            let hex = rules
-                .leader_hex(state, l)
-                .map(|h| rules.map().label(h))
-                .unwrap_or_default();
-            out.push(Choice::new(
-                format!("activate:{}", c.id),
-                format!("Activate {} in {hex}", c.name),
-            ));
+            let hex = rules.leader_hex(state, l).map(|h| rules.map().label(h)).unwrap_or_default();
+            out.push(Choice::new(format!("activate:{}", c.id), format!("Activate {} in {hex}", c.name)));
         }
     }
     out
@@ -142,30 +130,28 @@ pub fn start(rules: &Gcacw, state: &mut State, side: Side, option: &str) -> Opti
     match verb {
         "march" => {
             let u = rules.unit_by_id(id)?;
-            state.note(
-                format!("{side}: {} marches.", rules.unit_name(state, u)),
-                Some("GCACW 5.1"),
-            );
+            state.note(format!("{side}: {} marches.", rules.unit_name(state, u)), Some("GCACW 5.1"));
+            state.activated_once.insert(u);
             state.stage = Stage::MarchAllowance { unit: u };
+        }
+        "rail" => {
+            let u = rules.unit_by_id(id)?;
+            state.stage = Stage::RailMove { unit: u };
         }
         "activate" => {
             let l = rules.leader_by_id(id)?;
-            state.note(
-                format!("{side}: {} activates.", rules.leader_counter(state, l).name),
-                Some("GCACW 5.2"),
-            );
-            state.stage = Stage::ActivateSelect {
-                leader: l,
-                selected: Vec::new(),
-            };
+            state.note(format!("{side}: {} activates.", rules.leader_counter(state, l).name), Some("GCACW 5.2"));
+            state.stage = Stage::ActivateSelect { leader: l, selected: Vec::new() };
         }
         "burn" => {
             let u = rules.unit_by_id(id)?;
+            state.activated_once.insert(u);
             burn(rules, state, u);
             sequence::next_action_phase(rules, state);
         }
         "entrench" => {
             let u = rules.unit_by_id(id)?;
+            state.activated_once.insert(u);
             entrench(rules, state, u);
             sequence::next_action_phase(rules, state);
         }

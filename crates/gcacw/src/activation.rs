@@ -63,12 +63,10 @@ fn is_schofield(rules: &Gcacw, state: &State, l: usize) -> bool {
 pub fn select_decision(rules: &Gcacw, state: &State, l: usize, selected: &[(usize, Intent)]) -> Decision {
     let lc = rules.leader_counter(state, l);
     let mut options = Vec::new();
-    let (inf, wag) = selected
-        .iter()
-        .fold((0, 0), |(i, w), &(u, _)| match rules.unit_type(state, u) {
-            CounterType::Wagon => (i, w + 1),
-            _ => (i + 1, w),
-        });
+    let (inf, wag) = selected.iter().fold((0, 0), |(i, w), &(u, _)| match rules.unit_type(state, u) {
+        CounterType::Wagon => (i, w + 1),
+        _ => (i + 1, w),
+    });
     for u in candidates(rules, state, l, &rules.board(state)) {
         let (id, name) = (rules.unit_id(state, u), rules.unit_name(state, u));
         if selected.iter().any(|&(s, _)| s == u) {
@@ -83,10 +81,7 @@ pub fn select_decision(rules: &Gcacw, state: &State, l: usize, selected: &[(usiz
             continue;
         }
         let fl = state.units[u].fatigue;
-        options.push(Choice::new(
-            format!("march:{id}"),
-            format!("{name} will march (fatigue {fl} → {})", fl + 1),
-        ));
+        options.push(Choice::new(format!("march:{id}"), format!("{name} will march (fatigue {fl} → {})", fl + 1)));
         if actions::may_act(rules, state, u)
             && actions::may_entrench(rules, state, u)
             && actions::next_entrenchment(state.units[u].entrenchment, false).is_some()
@@ -98,26 +93,16 @@ pub fn select_decision(rules: &Gcacw, state: &State, l: usize, selected: &[(usiz
         }
     }
     if !selected.is_empty() {
-        options.push(Choice::new(
-            "done",
-            format!("Done: activate {} unit(s)", selected.len()),
-        ));
+        options.push(Choice::new("done", format!("Done: activate {} unit(s)", selected.len())));
     }
-    let chosen: Vec<String> = selected
-        .iter()
-        .map(|&(u, i)| format!("{} ({i:?})", rules.unit_name(state, u)))
-        .collect();
+    let chosen: Vec<String> = selected.iter().map(|&(u, i)| format!("{} ({i:?})", rules.unit_name(state, u))).collect();
     Decision {
         side: lc.side.id().into(),
         kind: "activate-select".into(),
         prompt: format!(
             "{} activates: select units of his command in his radius (selected: {}) (GCACW 5.2)",
             lc.name,
-            if chosen.is_empty() {
-                "none".into()
-            } else {
-                chosen.join(", ")
-            }
+            if chosen.is_empty() { "none".into() } else { chosen.join(", ") }
         ),
         options,
     }
@@ -134,19 +119,10 @@ pub fn choose_select(
     if option == "done" {
         let names: Vec<String> = selected.iter().map(|&(u, _)| rules.unit_name(state, u)).collect();
         state.note(
-            format!(
-                "{} activates {}.",
-                rules.leader_counter(state, l).name,
-                names.join(", ")
-            ),
+            format!("{} activates {}.", rules.leader_counter(state, l).name, names.join(", ")),
             Some("GCACW 5.2"),
         );
-        state.activation = Some(Activation {
-            leader: l,
-            ma: None,
-            remaining: selected,
-            transfer_done: false,
-        });
+        state.activation = Some(Activation { leader: l, ma: None, remaining: selected, transfer_done: false });
         state.stage = Stage::ActivateAllowance;
         return Some(());
     }
@@ -178,9 +154,7 @@ fn leader_mover(rules: &Gcacw, state: &State, l: usize) -> Mover {
 pub fn allowance_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
     let act = state.activation.as_ref()?;
     let c = rules.leader_counter(state, act.leader);
-    let dice = rules
-        .charts()
-        .movement_allowance(c.side, leader_mover(rules, state, act.leader));
+    let dice = rules.charts().movement_allowance(c.side, leader_mover(rules, state, act.leader));
     let modifiers = if dice.plus == 0 {
         Vec::new()
     } else {
@@ -202,12 +176,7 @@ pub fn allowance_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
 /// Applies the leader's allowance roll.
 pub fn apply_allowance(rules: &Gcacw, state: &mut State, req: &RollRequest, dice: &[u8]) {
     let ma = sequence::total(dice, &req.modifiers).max(0) as u8;
-    sequence::log_roll(
-        state,
-        req,
-        dice,
-        format!("Movement Allowance {ma} for every unit of the activation"),
-    );
+    sequence::log_roll(state, req, dice, format!("Movement Allowance {ma} for every unit of the activation"));
     if let Some(act) = state.activation.as_mut() {
         act.ma = Some(ma);
     }
@@ -263,11 +232,7 @@ pub fn choose_transfer(rules: &Gcacw, state: &mut State, option: &str) -> Option
         let u = rules.unit_by_id(id)?;
         state.leaders[l].with = Some(u);
         state.note(
-            format!(
-                "{} transfers to {}.",
-                rules.leader_counter(state, l).name,
-                rules.unit_name(state, u)
-            ),
+            format!("{} transfers to {}.", rules.leader_counter(state, l).name, rules.unit_name(state, u)),
             Some("GCACW 5.2"),
         );
     } else if option != "stay" {
@@ -321,12 +286,11 @@ fn start_unit(rules: &Gcacw, state: &mut State, u: usize) -> Option<()> {
     let act = state.activation.as_mut()?;
     let pos = act.remaining.iter().position(|&(x, _)| x == u)?;
     let (_, intent) = act.remaining.remove(pos);
+    state.activated_once.insert(u);
     let leader = act.leader;
     let mut ma = act.ma.unwrap_or(0);
     if rules.unit_type(state, u) == CounterType::Wagon
-        && rules
-            .catalog()
-            .is_cavalry_leader(state.leaders[leader].counter as usize)
+        && rules.catalog().is_cavalry_leader(state.leaders[leader].counter as usize)
     {
         ma = ma.div_ceil(2);
         state.note(
@@ -341,10 +305,7 @@ fn start_unit(rules: &Gcacw, state: &mut State, u: usize) -> Option<()> {
         if ma < min {
             ma = min;
             state.note(
-                format!(
-                    "{}: Movement Allowance raised to the scenario minimum {min}.",
-                    rules.unit_name(state, u)
-                ),
+                format!("{}: Movement Allowance raised to the scenario minimum {min}.", rules.unit_name(state, u)),
                 Some(&source),
             );
         }
@@ -366,11 +327,8 @@ fn advance(rules: &Gcacw, state: &mut State) {
         let units = &state.units;
         a.remaining.retain(|&(u, _)| units[u].hex.is_some());
     }
-    let remaining: Vec<usize> = state
-        .activation
-        .as_ref()
-        .map(|a| a.remaining.iter().map(|&(u, _)| u).collect())
-        .unwrap_or_default();
+    let remaining: Vec<usize> =
+        state.activation.as_ref().map(|a| a.remaining.iter().map(|&(u, _)| u).collect()).unwrap_or_default();
     match remaining.as_slice() {
         [] => {
             state.activation = None;

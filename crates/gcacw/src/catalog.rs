@@ -154,11 +154,7 @@ impl Catalog {
         let mut counters = Vec::new();
         let mut by_id = BTreeMap::new();
         for (line, row) in parse_csv::<CounterRow>(counters_csv, counters_file)? {
-            let at = |m: String| DataError::Invalid {
-                file: counters_file.to_string(),
-                line: Some(line),
-                message: m,
-            };
+            let at = |m: String| DataError::Invalid { file: counters_file.to_string(), line: Some(line), message: m };
             if by_id.insert(row.id.clone(), counters.len()).is_some() {
                 return Err(at(format!("field `id`: duplicate counter id `{}`", row.id)));
             }
@@ -167,15 +163,9 @@ impl Catalog {
                 "no" | "" => false,
                 other => return Err(at(format!("field `parenthesized`: `{other}` is not yes or no"))),
             };
-            let is_unit = matches!(
-                row.ty,
-                CounterType::Infantry | CounterType::Cavalry | CounterType::Wagon
-            );
+            let is_unit = matches!(row.ty, CounterType::Infantry | CounterType::Cavalry | CounterType::Wagon);
             if is_unit != (row.kind == Kind::Unit) {
-                return Err(at(format!(
-                    "field `type`: `{:?}` does not fit kind `{:?}`",
-                    row.ty, row.kind
-                )));
+                return Err(at(format!("field `type`: `{:?}` does not fit kind `{:?}`", row.ty, row.kind)));
             }
             if !commands
                 .iter()
@@ -220,11 +210,7 @@ impl Catalog {
                 }
             }
         }
-        Ok(Catalog {
-            counters,
-            by_id,
-            commands,
-        })
+        Ok(Catalog { counters, by_id, commands })
     }
 
     /// A counter's index by id.
@@ -255,12 +241,7 @@ impl Catalog {
             if code == outer {
                 return true;
             }
-            match self
-                .commands
-                .iter()
-                .find(|c| c.side == side && c.code == code)
-                .and_then(|c| c.parent.as_deref())
-            {
+            match self.commands.iter().find(|c| c.side == side && c.code == code).and_then(|c| c.parent.as_deref()) {
                 Some(p) => code = p,
                 None => return false,
             }

@@ -149,14 +149,9 @@ impl FileCtx {
             return Err(self.err(span, "`source` is empty: name the rule section or shared file"));
         }
         if trimmed.to_ascii_lowercase().starts_with("reconstructed")
-            && trimmed
-                .strip_prefix("reconstructed: ")
-                .is_none_or(|r| r.trim().is_empty())
+            && trimmed.strip_prefix("reconstructed: ").is_none_or(|r| r.trim().is_empty())
         {
-            return Err(self.err(
-                span,
-                "a reconstructed `source` must read \"reconstructed: <one-line reason>\"",
-            ));
+            return Err(self.err(span, "a reconstructed `source` must read \"reconstructed: <one-line reason>\""));
         }
         Ok(())
     }
@@ -186,14 +181,10 @@ pub(crate) fn terrain_key(t: Terrain) -> String {
 impl<'de> serde::Deserialize<'de> for TerrainName {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<TerrainName, D::Error> {
         let s = String::deserialize(d)?;
-        Terrain::ALL
-            .into_iter()
-            .find(|t| terrain_key(*t) == s)
-            .map(TerrainName)
-            .ok_or_else(|| {
-                let names: Vec<String> = Terrain::ALL.into_iter().map(terrain_key).collect();
-                serde::de::Error::custom(format!("unknown terrain `{s}`, expected one of: {}", names.join(", ")))
-            })
+        Terrain::ALL.into_iter().find(|t| terrain_key(*t) == s).map(TerrainName).ok_or_else(|| {
+            let names: Vec<String> = Terrain::ALL.into_iter().map(terrain_key).collect();
+            serde::de::Error::custom(format!("unknown terrain `{s}`, expected one of: {}", names.join(", ")))
+        })
     }
 }
 

@@ -27,9 +27,7 @@ pub struct GameData {
 }
 
 /// The Hood Strikes North scenario files, in order.
-pub const HSN_SCENARIOS: [&str; 9] = [
-    "hsn-1", "hsn-2", "hsn-3", "hsn-4", "hsn-5", "hsn-6", "hsn-7", "hsn-8", "hsn-9",
-];
+pub const HSN_SCENARIOS: [&str; 9] = ["hsn-1", "hsn-2", "hsn-3", "hsn-4", "hsn-5", "hsn-6", "hsn-7", "hsn-8", "hsn-9"];
 
 impl GameData {
     /// Loads a game's data from a data directory laid out like the repository's `data/`
@@ -45,24 +43,14 @@ impl GameData {
             .map_err(|e| DataError::invalid(&dir.join("map.txt").display().to_string(), e.to_string()))?;
         let cpath = dir.join("counters.csv");
         let kpath = dir.join("commands.toml");
-        let catalog = Catalog::parse(
-            &read(&cpath)?,
-            &cpath.display().to_string(),
-            &read(&kpath)?,
-            &kpath.display().to_string(),
-        )?;
+        let catalog =
+            Catalog::parse(&read(&cpath)?, &cpath.display().to_string(), &read(&kpath)?, &kpath.display().to_string())?;
         let mut scenarios = Vec::new();
         for id in HSN_SCENARIOS {
             let p = dir.join("scenarios").join(format!("{id}.toml"));
             scenarios.push(Scenario::parse(&read(&p)?, &p.display().to_string(), &catalog, &map)?);
         }
-        Ok(GameData {
-            id: game.to_string(),
-            map,
-            charts,
-            catalog,
-            scenarios,
-        })
+        Ok(GameData { id: game.to_string(), map, charts, catalog, scenarios })
     }
 
     /// The data directory built into this program's source tree.

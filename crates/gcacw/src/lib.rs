@@ -12,6 +12,7 @@ pub mod charts;
 pub mod data;
 pub mod march;
 pub mod movement;
+pub mod rail;
 pub mod registry;
 pub mod rules;
 pub mod scenario;

@@ -27,11 +27,7 @@ pub fn allowance_request(rules: &Gcacw, state: &State, u: usize) -> RollRequest 
     let dice = rules.charts().movement_allowance(side, mover(ty));
     let mut modifiers = Vec::new();
     if dice.plus != 0 {
-        modifiers.push(Modifier::new(
-            format!("{side} {ty:?} march").to_lowercase(),
-            i32::from(dice.plus),
-            "GCACW 5.1",
-        ));
+        modifiers.push(Modifier::new(format!("{side} {ty:?} march").to_lowercase(), i32::from(dice.plus), "GCACW 5.1"));
     }
     RollRequest {
         side: side.id().into(),
@@ -49,17 +45,11 @@ pub fn minimum_ma(rules: &Gcacw, state: &State, u: usize, activate: bool) -> Opt
     let id = rules.unit_id(state, u);
     let fatigue_after = state.units[u].fatigue + 1;
     rules.scenario().special_rule.iter().find_map(|r| match &r.kind {
-        RuleKind::MinimumMa {
-            side: s,
-            turns,
-            march,
-            activate: act,
-            exempt,
-            max_fatigue,
-        } if *s == side
-            && (turns.is_empty() || turns.contains(&state.turn))
-            && !exempt.iter().any(|e| e == id)
-            && max_fatigue.is_none_or(|m| fatigue_after <= m) =>
+        RuleKind::MinimumMa { side: s, turns, march, activate: act, exempt, max_fatigue }
+            if *s == side
+                && (turns.is_empty() || turns.contains(&state.turn))
+                && !exempt.iter().any(|e| e == id)
+                && max_fatigue.is_none_or(|m| fatigue_after <= m) =>
         {
             Some((if activate { *act } else { *march }, r.source.clone()))
         }
@@ -88,24 +78,13 @@ pub fn begin_unit_march(rules: &Gcacw, state: &mut State, u: usize, ma: u8) {
         // no force march (GCACW 5.1).
         state.units[u].organized = false;
         state.note(
-            format!(
-                "{} marches at fatigue 4 (optional rule): disorganized.",
-                rules.unit_name(state, u)
-            ),
+            format!("{} marches at fatigue 4 (optional rule): disorganized.", rules.unit_name(state, u)),
             Some("GCACW 5.1"),
         );
         let ctx = MoveContext::new(rules, state, u);
-        let started_in_zoc = state.units[u]
-            .hex
-            .is_some_and(|h| movement::in_enemy_zoc(rules, &ctx, h));
-        let march = March {
-            unit: u,
-            ma,
-            left: Half::whole(u16::from(ma)),
-            moved: false,
-            started_in_zoc,
-            wagon_paid: false,
-        };
+        let started_in_zoc = state.units[u].hex.is_some_and(|h| movement::in_enemy_zoc(rules, &ctx, h));
+        let march =
+            March { unit: u, ma, left: Half::whole(u16::from(ma)), moved: false, started_in_zoc, wagon_paid: false };
         start_moving(rules, state, march);
         return;
     }
@@ -114,17 +93,9 @@ pub fn begin_unit_march(rules: &Gcacw, state: &mut State, u: usize, ma: u8) {
     let (fl, exhausted) = (unit.fatigue, unit.exhausted);
     let name = rules.unit_name(state, u);
     let ctx = MoveContext::new(rules, state, u);
-    let started_in_zoc = state.units[u]
-        .hex
-        .is_some_and(|h| movement::in_enemy_zoc(rules, &ctx, h));
-    let march = March {
-        unit: u,
-        ma,
-        left: Half::whole(u16::from(ma)),
-        moved: false,
-        started_in_zoc,
-        wagon_paid: false,
-    };
+    let started_in_zoc = state.units[u].hex.is_some_and(|h| movement::in_enemy_zoc(rules, &ctx, h));
+    let march =
+        March { unit: u, ma, left: Half::whole(u16::from(ma)), moved: false, started_in_zoc, wagon_paid: false };
     let extended = if exhausted { fl >= 2 } else { fl >= 3 };
     if extended {
         state.note(
@@ -149,11 +120,7 @@ pub fn extended_request(rules: &Gcacw, state: &State, march: &March) -> RollRequ
     let side = rules.unit_side(state, u);
     let mut modifiers = Vec::new();
     if side == Side::Union {
-        modifiers.push(Modifier::new(
-            "Other Union Units",
-            1,
-            "GCACW 5.1 (Union Army Modifiers)",
-        ));
+        modifiers.push(Modifier::new("Other Union Units", 1, "GCACW 5.1 (Union Army Modifiers)"));
     }
     match (unit.exhausted, unit.fatigue) {
         (true, 3) => modifiers.push(Modifier::new("exhausted unit reaching fatigue 3", 1, "GCACW 5.1")),
@@ -162,10 +129,7 @@ pub fn extended_request(rules: &Gcacw, state: &State, march: &March) -> RollRequ
         _ => {}
     }
     if rules.unit_type(state, u) == CounterType::Wagon {
-        let south = unit
-            .hex
-            .and_then(|h| rules.map().index(h))
-            .is_some_and(|i| rules.south_of_duck[i]);
+        let south = unit.hex.and_then(|h| rules.map().index(h)).is_some_and(|i| rules.south_of_duck[i]);
         if !south {
             modifiers.push(Modifier::new("wagon train north of the Duck River", 1, "HSN-B 2.2"));
         }
@@ -184,11 +148,7 @@ pub fn apply_extended(rules: &Gcacw, state: &mut State, march: March, req: &Roll
     let u = march.unit;
     let total = sequence::total(dice, &req.modifiers);
     let (organized, manpower) = (state.units[u].organized, state.units[u].manpower);
-    let column = if organized {
-        "Organized".to_string()
-    } else {
-        format!("Disorganized {manpower}")
-    };
+    let column = if organized { "Organized".to_string() } else { format!("Disorganized {manpower}") };
     let result = rules.charts().extended_march(total, organized, manpower);
     let text = match result {
         EmtResult::NoEffect => "NE: no effect".to_string(),
@@ -226,11 +186,7 @@ fn offer_force_march(rules: &Gcacw, state: &mut State, march: March) {
 pub fn force_march_decision(rules: &Gcacw, state: &State, march: &March) -> Decision {
     let name = rules.unit_name(state, march.unit);
     let cav = rules.unit_type(state, march.unit) == CounterType::Cavalry;
-    let bonus = if cav {
-        "2d6 − 1, at least 4"
-    } else {
-        "1d6 − 1, at least 2"
-    };
+    let bonus = if cav { "2d6 − 1, at least 4" } else { "1d6 − 1, at least 2" };
     Decision {
         side: rules.unit_side(state, march.unit).id().into(),
         kind: "force-march".into(),
@@ -293,12 +249,7 @@ pub fn apply_force_march(rules: &Gcacw, state: &mut State, mut march: March, req
     let raw: u8 = dice.iter().sum();
     let (bonus, loss) = force_march_outcome(cav, raw, state.units[u].manpower);
     march.left = march.left + Half::whole(u16::from(bonus));
-    sequence::log_roll(
-        state,
-        req,
-        dice,
-        format!("+{bonus} MP (now {}), Manpower loss {loss}", march.left),
-    );
+    sequence::log_roll(state, req, dice, format!("+{bonus} MP (now {}), Manpower loss {loss}", march.left));
     if loss > 0 {
         rules.lose_manpower(state, u, loss, "force march", "GCACW 5.1");
     }
@@ -310,10 +261,7 @@ pub fn apply_force_march(rules: &Gcacw, state: &mut State, mut march: March, req
 }
 
 fn start_moving(rules: &Gcacw, state: &mut State, march: March) {
-    state.note(
-        format!("{} has {} MP to move.", rules.unit_name(state, march.unit), march.left),
-        Some("GCACW 5.1"),
-    );
+    state.note(format!("{} has {} MP to move.", rules.unit_name(state, march.unit), march.left), Some("GCACW 5.1"));
     state.stage = Stage::Moving { march };
 }
 
@@ -328,15 +276,8 @@ pub fn moving_decision(rules: &Gcacw, state: &State, march: &March) -> Decision 
     if let Some(at) = state.units[u].hex {
         let ctx = MoveContext::new(rules, state, u);
         for (_, to) in map.neighbors(at) {
-            let Some(s) = movement::step(
-                rules,
-                &ctx,
-                at,
-                to,
-                !march.moved,
-                march.started_in_zoc,
-                march.wagon_paid,
-            ) else {
+            let Some(s) = movement::step(rules, &ctx, at, to, !march.moved, march.started_in_zoc, march.wagon_paid)
+            else {
                 continue;
             };
             let affordable = s.zoc_to_zoc || s.cost <= march.left || !march.moved;
@@ -345,20 +286,13 @@ pub fn moving_decision(rules: &Gcacw, state: &State, march: &March) -> Decision 
             }
             let terrain = map.terrain(to).map(|t| t.name()).unwrap_or("?");
             let what = if s.zoc_to_zoc {
-                format!(
-                    "enemy ZOC to enemy ZOC: all MP{}",
-                    if s.disorganizes { ", and disorganized" } else { "" }
-                )
+                format!("enemy ZOC to enemy ZOC: all MP{}", if s.disorganizes { ", and disorganized" } else { "" })
             } else if s.cost > march.left {
                 format!("{} MP, the minimum move", s.cost)
             } else {
                 format!("{} MP", s.cost)
             };
-            let stop = if s.ends && !s.zoc_to_zoc {
-                "; enters enemy ZOC and stops"
-            } else {
-                ""
-            };
+            let stop = if s.ends && !s.zoc_to_zoc { "; enters enemy ZOC and stops" } else { "" };
             options.push(Choice::new(
                 format!("move:{to}"),
                 format!("Move to {} ({terrain}, {what}{stop})", map.label(to)),
@@ -378,10 +312,7 @@ pub fn moving_decision(rules: &Gcacw, state: &State, march: &March) -> Decision 
 /// Applies a move; `None` if unreadable.
 pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &str) -> Option<()> {
     if option == "end" {
-        state.note(
-            format!("{} ends its march.", rules.unit_name(state, march.unit)),
-            Some("GCACW 5.1"),
-        );
+        state.note(format!("{} ends its march.", rules.unit_name(state, march.unit)), Some("GCACW 5.1"));
         end_march(rules, state);
         return Some(());
     }
@@ -389,15 +320,7 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
     let u = march.unit;
     let from = state.units[u].hex?;
     let ctx = MoveContext::new(rules, state, u);
-    let s = movement::step(
-        rules,
-        &ctx,
-        from,
-        to,
-        !march.moved,
-        march.started_in_zoc,
-        march.wagon_paid,
-    )?;
+    let s = movement::step(rules, &ctx, from, to, !march.moved, march.started_in_zoc, march.wagon_paid)?;
     let side = rules.map().hexside(from, to);
     state.units[u].hex = Some(to);
     if rules.unit_type(state, u) == CounterType::Wagon && !side.contains(caisson_hexmap::Hexside::PIKE) {
@@ -419,10 +342,7 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
     } else {
         format!("for {} MP ({} left)", s.cost, march.left)
     };
-    state.note(
-        format!("{name} moves to {label} {how}."),
-        Some(if minimum { "GCACW 6.1" } else { "GCACW 6.1, 6.2" }),
-    );
+    state.note(format!("{name} moves to {label} {how}."), Some(if minimum { "GCACW 6.1" } else { "GCACW 6.1, 6.2" }));
     if s.disorganizes {
         if state.units[u].organized {
             state.units[u].organized = false;
@@ -431,20 +351,11 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
                 Some("GCACW 6.2"),
             );
         } else {
-            rules.lose_manpower(
-                state,
-                u,
-                1,
-                "moving from enemy ZOC to enemy ZOC off the roads",
-                "GCACW 6.2",
-            );
+            rules.lose_manpower(state, u, 1, "moving from enemy ZOC to enemy ZOC off the roads", "GCACW 6.2");
         }
     }
     if s.ends && !s.zoc_to_zoc {
-        state.note(
-            format!("{name} entered an enemy zone of control and must stop."),
-            Some("GCACW 6.2"),
-        );
+        state.note(format!("{name} entered an enemy zone of control and must stop."), Some("GCACW 6.2"));
     }
     if s.ends || march.left == Half::whole(0) || state.units[u].hex.is_none() {
         end_march(rules, state);

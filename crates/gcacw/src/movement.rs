@@ -88,11 +88,7 @@ fn route_cost(rules: &Gcacw, side: Hexside, into: Terrain, rain: bool) -> Option
         (Hexside::RAILROAD, Route::Railroad),
         (Hexside::TRAIL, Route::Trail),
     ];
-    routes
-        .iter()
-        .filter(|(bit, _)| side.contains(*bit))
-        .map(|(_, r)| rules.charts().route_cost(*r, into, rain))
-        .min()
+    routes.iter().filter(|(bit, _)| side.contains(*bit)).map(|(_, r)| rules.charts().route_cost(*r, into, rain)).min()
 }
 
 /// What entering `to` from the adjacent `from` costs a unit, or `None` if it may not.
@@ -141,11 +137,7 @@ pub fn step(
     if (into == Terrain::Mountain || leaving == Terrain::Mountain) && !route {
         return None;
     }
-    let terrain = if ctx.rain && into == Terrain::ProvisionalSwamp {
-        Terrain::Swamp
-    } else {
-        into
-    };
+    let terrain = if ctx.rain && into == Terrain::ProvisionalSwamp { Terrain::Swamp } else { into };
     let mut cost = match route_cost(rules, side, terrain, ctx.rain) {
         Some(c) => c,
         None => rules.charts().terrain_cost(terrain, ctx.rain)?,
@@ -164,19 +156,11 @@ pub fn step(
     }
     // Friendly-occupied hexes slow infantry and wagons, not mounted cavalry (GCACW 6.2).
     if ctx.mover != CounterType::Cavalry && ctx.occupant[ti] == Some(ctx.side) {
-        cost = cost
-            + rules
-                .charts()
-                .occupied_penalty(into, ctx.friendly_cv[ti], ctx.wagon[ti], ctx.rain);
+        cost = cost + rules.charts().occupied_penalty(into, ctx.friendly_cv[ti], ctx.wagon[ti], ctx.rain);
     }
     // Zones of control (GCACW 6.2).
     let (zoc_from, zoc_to) = (ctx.zoc(map, from), ctx.zoc(map, to));
-    let mut out = StepCost {
-        cost,
-        ends: false,
-        zoc_to_zoc: false,
-        disorganizes: false,
-    };
+    let mut out = StepCost { cost, ends: false, zoc_to_zoc: false, disorganizes: false };
     if zoc_from {
         if !(first && started_in_zoc) {
             return None;
@@ -213,20 +197,8 @@ pub fn reachable(rules: &Gcacw, state: &State, march: &March) -> Vec<(Hex, Half)
     let budget = u32::from(march.left.halves());
     let costs = algorithms::reachable(map, start, budget, |from, to| {
         let first = from == start && !march.moved;
-        let s = step(
-            rules,
-            &ctx,
-            from,
-            to,
-            first,
-            march.started_in_zoc,
-            march.wagon_paid || from != start,
-        )?;
-        let cost = if s.zoc_to_zoc {
-            budget
-        } else {
-            u32::from(s.cost.halves())
-        };
+        let s = step(rules, &ctx, from, to, first, march.started_in_zoc, march.wagon_paid || from != start)?;
+        let cost = if s.zoc_to_zoc { budget } else { u32::from(s.cost.halves()) };
         Some(algorithms::Step { cost, stop: s.ends })
     });
     let mut out: Vec<(Hex, Half)> = costs

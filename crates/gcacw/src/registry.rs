@@ -35,12 +35,8 @@ static HSN: OnceLock<Result<Arc<GameData>, String>> = OnceLock::new();
 /// # Errors
 /// A data file is missing or invalid; the message names file, line and field.
 pub fn hsn() -> Result<Arc<GameData>, String> {
-    HSN.get_or_init(|| {
-        GameData::load_dir(&GameData::builtin_dir(), "hsn")
-            .map(Arc::new)
-            .map_err(|e| e.to_string())
-    })
-    .clone()
+    HSN.get_or_init(|| GameData::load_dir(&GameData::builtin_dir(), "hsn").map(Arc::new).map_err(|e| e.to_string()))
+        .clone()
 }
 
 fn add_days(date: &str, days: u16) -> String {
@@ -95,13 +91,7 @@ fn build(setup: &Setup) -> Result<(Gcacw, crate::state::State), String> {
 /// A setup for a new game of a scenario.
 #[must_use]
 pub fn setup(scenario: &str, seed: u64, dice: caisson_kernel::DiceMode, options: Vec<String>) -> Setup {
-    Setup {
-        system: SYSTEM.into(),
-        scenario: scenario.into(),
-        seed,
-        dice,
-        options,
-    }
+    Setup { system: SYSTEM.into(), scenario: scenario.into(), seed, dice, options }
 }
 
 /// Starts a game.
@@ -129,16 +119,11 @@ pub fn load_game(save: &Save) -> Result<Box<dyn DynGame>, SaveError> {
 /// Unknown scenario, or data that does not load.
 pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
     let data = hsn()?;
-    let si = data
-        .scenario(scenario)
-        .ok_or_else(|| format!("no scenario `{scenario}`"))?;
+    let si = data.scenario(scenario).ok_or_else(|| format!("no scenario `{scenario}`"))?;
     let sc = &data.scenarios[si];
     let mut out = Vec::new();
     if data.map.reconstructed {
-        out.push(format!(
-            "The map is a reconstruction, not the printed map: {}",
-            data.map.source
-        ));
+        out.push(format!("The map is a reconstruction, not the printed map: {}", data.map.source));
     }
     let reconstructed: Vec<&str> = sc
         .setup
@@ -154,20 +139,70 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
             reconstructed.join(", ")
         ));
     }
+    let mut charts: Vec<(String, usize)> = Vec::new();
     for line in data.charts.reconstructed() {
-        out.push(format!("Chart: {line}"));
+        let chart = line.split(':').next().unwrap_or_default().to_string();
+        match charts.iter_mut().find(|(c, _)| *c == chart) {
+            Some((_, n)) => *n += 1,
+            None => charts.push((chart, 1)),
+        }
+    }
+    if !charts.is_empty() {
+        let list: Vec<String> = charts.iter().map(|(c, n)| format!("{c} ({n})")).collect();
+        out.push(format!(
+            "Chart values reconstructed where no public source has them: {}. `caisson notes {scenario}` lists each with its reason.",
+            list.join(", ")
+        ));
     }
     out.push("Not yet enforced in this version: combat, assaults, cavalry retreats, the Recovery Phase and victory points (the turn advances after the Action Cycle).".to_string());
     for r in &sc.special_rule {
         use crate::scenario::RuleKind::*;
         let enforced = matches!(
             r.kind,
-            ProhibitedHexes { .. } | ExtraActivator { .. } | MinimumMa { .. } | NoActivation { .. } | LateRain { .. }
+            ProhibitedHexes { .. }
+                | ProhibitedRadius { .. }
+                | ExtraActivator { .. }
+                | MinimumMa { .. }
+                | NoActivation { .. }
+                | LateRain { .. }
+                | Initiative
+                | SkipTransfers { .. }
+                | RailMove { .. }
         );
         if !enforced {
             out.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));
         }
     }
+    Ok(out)
+}
+
+/// Every reconstructed value a scenario's game uses, one line each with its reason: counters,
+/// charts and the map.
+///
+/// # Errors
+/// Unknown scenario, or data that does not load.
+pub fn reconstructed(scenario: &str) -> Result<Vec<String>, String> {
+    let data = hsn()?;
+    let si = data.scenario(scenario).ok_or_else(|| format!("no scenario `{scenario}`"))?;
+    let mut out = Vec::new();
+    if data.map.reconstructed {
+        out.push(format!("Map {}: {}", data.map.id, data.map.source));
+    }
+    let sc = &data.scenarios[si];
+    let counters = sc.setup.iter().map(|r| &r.counter).chain(sc.arrival.iter().map(|r| &r.counter));
+    let mut seen = std::collections::BTreeSet::new();
+    for id in counters {
+        let Some(c) = data.catalog.index(id).map(|i| data.catalog.get(i)) else { continue };
+        if !seen.insert(c.id.clone()) {
+            continue;
+        }
+        for (what, source) in ["Tactical", "Artillery", "Command"].iter().zip(&c.sources) {
+            if source.starts_with("reconstructed") {
+                out.push(format!("Counter {}: {what} value — {source}", c.name));
+            }
+        }
+    }
+    out.extend(data.charts.reconstructed().into_iter().map(|l| format!("Chart {l}")));
     Ok(out)
 }
 

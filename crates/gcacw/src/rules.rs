@@ -61,9 +61,7 @@ impl Gcacw {
     /// # Errors
     /// Unknown scenario, or a set-up that breaks the rules (a leader with no unit to carry him).
     pub fn new(data: Arc<GameData>, scenario: &str, settings: Settings) -> Result<(Gcacw, State), String> {
-        let si = data
-            .scenario(scenario)
-            .ok_or_else(|| format!("no scenario `{scenario}`"))?;
+        let si = data.scenario(scenario).ok_or_else(|| format!("no scenario `{scenario}`"))?;
         let sc = &data.scenarios[si];
         let cat = &data.catalog;
         let mut unit_of = vec![None; cat.counters.len()];
@@ -72,9 +70,7 @@ impl Gcacw {
         let mut leaders = Vec::new();
         let mut pending_leaders = Vec::new();
         for row in &sc.setup {
-            let ci = cat
-                .index(&row.counter)
-                .ok_or_else(|| format!("unknown counter {}", row.counter))?;
+            let ci = cat.index(&row.counter).ok_or_else(|| format!("unknown counter {}", row.counter))?;
             let c = cat.get(ci);
             match c.kind {
                 Kind::Unit => {
@@ -133,16 +129,10 @@ impl Gcacw {
                         .position(|u| u.hex == Some(hex) && cat.get(u.counter as usize).ty != CounterType::Wagon)
                 })
                 .ok_or_else(|| {
-                    format!(
-                        "set-up of {scenario}: leader {} in {hex} has no unit to be attached to",
-                        cat.get(ci).name
-                    )
+                    format!("set-up of {scenario}: leader {} in {hex} has no unit to be attached to", cat.get(ci).name)
                 })?;
             leader_of[ci] = Some(leaders.len());
-            leaders.push(Leader {
-                counter: ci as u16,
-                with: Some(with),
-            });
+            leaders.push(Leader { counter: ci as u16, with: Some(with) });
         }
         rules.leader_of = leader_of;
         let mut state = State {
@@ -155,13 +145,10 @@ impl Gcacw {
             automatic: sc.initiative.automatic.clone(),
             gained: [false; 2],
             rain: false,
-            used_special: Vec::new(),
+            activated_once: Default::default(),
             log: Vec::new(),
         };
-        state.note(
-            format!("{} — {} ({} turns from {}).", sc.id, sc.name, sc.turns, sc.first_date),
-            Some(&sc.source),
-        );
+        state.note(format!("{} — {} ({} turns from {}).", sc.id, sc.name, sc.turns, sc.first_date), Some(&sc.source));
         crate::sequence::start_turn(&rules, &mut state);
         Ok((rules, state))
     }
@@ -240,11 +227,7 @@ impl Gcacw {
 
     /// Units on the map, with their hexes.
     pub fn on_map<'s>(&self, state: &'s State) -> impl Iterator<Item = (usize, Hex)> + 's {
-        state
-            .units
-            .iter()
-            .enumerate()
-            .filter_map(|(i, u)| u.hex.map(|h| (i, h)))
+        state.units.iter().enumerate().filter_map(|(i, u)| u.hex.map(|h| (i, h)))
     }
 
     /// A unit's type.
@@ -268,19 +251,14 @@ impl Gcacw {
     /// The side occupying a hex, if any.
     #[must_use]
     pub fn occupant(&self, state: &State, hex: Hex) -> Option<Side> {
-        self.on_map(state)
-            .find(|&(_, h)| h == hex)
-            .map(|(u, _)| self.unit_side(state, u))
+        self.on_map(state).find(|&(_, h)| h == hex).map(|(u, _)| self.unit_side(state, u))
     }
 
     /// Zones of control exerted by the units of `side`.
     #[must_use]
     pub fn zoc_of(&self, state: &State, side: Side) -> Vec<Zoc> {
-        let hexes: Vec<Hex> = self
-            .on_map(state)
-            .filter(|&(u, _)| self.unit_side(state, u) == side)
-            .map(|(_, h)| h)
-            .collect();
+        let hexes: Vec<Hex> =
+            self.on_map(state).filter(|&(u, _)| self.unit_side(state, u) == side).map(|(_, h)| h).collect();
         zoc::grid(self.map(), hexes, state.rain)
     }
 
@@ -294,10 +272,7 @@ impl Gcacw {
                 occupant[i] = Some(self.unit_side(state, u));
             }
         }
-        Board {
-            occupant,
-            zoc: [self.zoc_of(state, Side::Union), self.zoc_of(state, Side::Confederate)],
-        }
+        Board { occupant, zoc: [self.zoc_of(state, Side::Union), self.zoc_of(state, Side::Confederate)] }
     }
 
     /// Hexes in a leader's command radius (GCACW 2.5): paths of at most three hexes that enter
@@ -344,12 +319,7 @@ impl Gcacw {
     pub fn restricted(&self, state: &State, counter: usize) -> bool {
         let id = &self.catalog().get(counter).id;
         self.scenario().rules().any(|r| match r {
-            RuleKind::NoActivation {
-                counters,
-                turns,
-                until_turn,
-                ..
-            } if counters.iter().any(|c| c == id) => {
+            RuleKind::NoActivation { counters, turns, until_turn, .. } if counters.iter().any(|c| c == id) => {
                 let now = turns.contains(&state.turn) || until_turn.is_some_and(|t| state.turn < t);
                 now && !self.enemy_adjacent(state, counter)
             }
@@ -364,9 +334,7 @@ impl Gcacw {
             Kind::Leader => self.leader_of[counter].and_then(|l| self.leader_hex(state, l)),
         };
         let Some(hex) = hex else { return false };
-        self.map()
-            .neighbors(hex)
-            .any(|(_, n)| self.occupant(state, n) == Some(c.side.enemy()))
+        self.map().neighbors(hex).any(|(_, n)| self.occupant(state, n) == Some(c.side.enemy()))
     }
 
     /// Whether a side may not enter a hex under a scenario rule or HSN-B 10.0 (5805 and 5806 are
@@ -379,6 +347,9 @@ impl Gcacw {
         self.scenario().rules().any(|r| match r {
             RuleKind::ProhibitedHexes { side: s, hexes, .. } => {
                 *s == side && hexes.iter().any(|r: &HexRange| r.contains(hex))
+            }
+            RuleKind::ProhibitedRadius { side: s, centers, radius } => {
+                *s == side && centers.iter().any(|c| c.distance(hex) <= *radius)
             }
             _ => false,
         })
@@ -397,10 +368,7 @@ impl Gcacw {
         state.units[u].hex = None;
         state.units[u].eliminated = true;
         state.units[u].manpower = 0;
-        state.note(
-            format!("{} is eliminated ({why}).", self.unit_name(state, u)),
-            Some("GCACW 6.3"),
-        );
+        state.note(format!("{} is eliminated ({why}).", self.unit_name(state, u)), Some("GCACW 6.3"));
         for l in 0..state.leaders.len() {
             if state.leaders[l].with != Some(u) {
                 continue;
@@ -415,16 +383,12 @@ impl Gcacw {
             let name = self.catalog().get(lc).name.clone();
             match best.and_then(|v| state.units[v].hex) {
                 Some(h) => state.note(
-                    format!(
-                        "{name} moves to the nearest subordinate unit, in {}.",
-                        self.map().label(h)
-                    ),
+                    format!("{name} moves to the nearest subordinate unit, in {}.", self.map().label(h)),
                     Some("GCACW 6.3"),
                 ),
-                None => state.note(
-                    format!("{name} has no subordinate unit left and is eliminated."),
-                    Some("GCACW 6.3"),
-                ),
+                None => {
+                    state.note(format!("{name} has no subordinate unit left and is eliminated."), Some("GCACW 6.3"))
+                }
             }
         }
     }
@@ -436,10 +400,7 @@ impl Gcacw {
         unit.organized = false;
         let left = unit.manpower;
         state.note(
-            format!(
-                "{} loses {loss} Manpower ({why}); now {left}, disorganized.",
-                self.unit_name(state, u)
-            ),
+            format!("{} loses {loss} Manpower ({why}); now {left}, disorganized.", self.unit_name(state, u)),
             Some(rule),
         );
         if left == 0 {

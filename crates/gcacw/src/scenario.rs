@@ -263,6 +263,22 @@ pub enum RuleKind {
         #[serde(default)]
         first_action_bonus: u8,
     },
+    /// Initiative rules carried by the scenario's `[initiative]` table (ties, automatic wins).
+    Initiative,
+    /// No Leader Transfer Phase on these turns.
+    SkipTransfers {
+        /// Turns.
+        turns: Vec<u16>,
+    },
+    /// Hexes within a distance of some hexes that a side may not enter.
+    ProhibitedRadius {
+        /// The side restricted.
+        side: Side,
+        /// Centre hexes.
+        centers: Vec<Hex>,
+        /// Distance (inclusive).
+        radius: u16,
+    },
     /// Late Rain from a turn on.
     LateRain {
         /// First turn.
@@ -387,19 +403,11 @@ impl Scenario {
                     file,
                     text,
                     at,
-                    format!(
-                        "setup `{}`: hex {} is not a playable hex of the map",
-                        row.counter, row.hex
-                    ),
+                    format!("setup `{}`: hex {} is not a playable hex of the map", row.counter, row.hex),
                 ));
             }
             if !seen.insert(row.counter.as_str()) {
-                return Err(DataError::at(
-                    file,
-                    text,
-                    at,
-                    format!("setup: counter `{}` is set up twice", row.counter),
-                ));
+                return Err(DataError::at(file, text, at, format!("setup: counter `{}` is set up twice", row.counter)));
             }
             if row.fatigue > 4 || row.demoralized > 2 {
                 return Err(DataError::at(

@@ -25,14 +25,10 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
             } else {
                 format!("{side} has the initiative: choose an action, or pass")
             };
-            Decision {
-                side: side.id().to_string(),
-                kind: "action".into(),
-                prompt,
-                options,
-            }
+            Decision { side: side.id().to_string(), kind: "action".into(), prompt, options }
         }
         Stage::ForceMarch { march } => march::force_march_decision(rules, state, march),
+        Stage::RailMove { unit } => crate::rail::decision(rules, state, *unit),
         Stage::Moving { march } => march::moving_decision(rules, state, march),
         Stage::ActivateSelect { leader, selected } => activation::select_decision(rules, state, *leader, selected),
         Stage::ActivateTransfer => activation::transfer_decision(rules, state),
@@ -51,11 +47,7 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
 pub fn roll_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
     match &state.stage {
         Stage::InitiativeRoll { union } => {
-            let side = if union.is_none() {
-                Side::Union
-            } else {
-                Side::Confederate
-            };
+            let side = if union.is_none() { Side::Union } else { Side::Confederate };
             Some(RollRequest {
                 side: side.id().into(),
                 purpose: format!("{side} initiative"),
@@ -79,11 +71,7 @@ pub fn roll_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
 pub fn roll(rules: &Gcacw, state: &mut State, dice: &[u8]) -> Result<(), RuleError> {
     let req = roll_request(rules, state).ok_or_else(|| RuleError::Unexpected("no die roll is pending".into()))?;
     if dice.len() != usize::from(req.dice) {
-        return Err(RuleError::BadRoll(format!(
-            "{} dice needed, {} given",
-            req.dice,
-            dice.len()
-        )));
+        return Err(RuleError::BadRoll(format!("{} dice needed, {} given", req.dice, dice.len())));
     }
     match state.stage.clone() {
         Stage::InitiativeRoll { union: None } => {
@@ -115,12 +103,7 @@ pub fn roll(rules: &Gcacw, state: &mut State, dice: &[u8]) -> Result<(), RuleErr
 pub fn log_roll(state: &mut State, req: &RollRequest, dice: &[u8], result: impl Into<String>) {
     let rec = RollRecord::new(req, dice, result);
     let text = format!("{}: {}", rec.purpose, rec.result);
-    state.log.push(caisson_kernel::LogEntry {
-        turn: state.turn,
-        text,
-        rule: Some(req.rule.clone()),
-        roll: Some(rec),
-    });
+    state.log.push(caisson_kernel::LogEntry { turn: state.turn, text, rule: Some(req.rule.clone()), roll: Some(rec) });
 }
 
 /// Applies an option of the pending decision.
@@ -140,10 +123,7 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
                 if other_passed || actions::options(rules, state, other).is_empty() {
                     end_action_cycle(rules, state);
                 } else {
-                    state.stage = Stage::Action {
-                        side: other,
-                        other_passed: true,
-                    };
+                    state.stage = Stage::Action { side: other, other_passed: true };
                 }
                 Ok(())
             } else {
@@ -151,6 +131,7 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
             }
         }
         Stage::ForceMarch { march } => march::choose_force_march(rules, state, march, option).ok_or_else(bad),
+        Stage::RailMove { unit } => crate::rail::choose(rules, state, unit, option).ok_or_else(bad),
         Stage::Moving { march } => march::choose_move(rules, state, march, option).ok_or_else(bad),
         Stage::ActivateSelect { leader, selected } => {
             activation::choose_select(rules, state, leader, selected, option).ok_or_else(bad)
@@ -203,16 +184,10 @@ fn gain_initiative(rules: &Gcacw, state: &mut State, side: Side) {
         if actions::options(rules, state, other).is_empty() {
             end_action_cycle(rules, state);
         } else {
-            state.stage = Stage::Action {
-                side: other,
-                other_passed: true,
-            };
+            state.stage = Stage::Action { side: other, other_passed: true };
         }
     } else {
-        state.stage = Stage::Action {
-            side,
-            other_passed: false,
-        };
+        state.stage = Stage::Action { side, other_passed: false };
     }
 }
 
@@ -234,10 +209,8 @@ pub fn next_action_phase(rules: &Gcacw, state: &mut State) {
         gain_initiative(rules, state, side);
         return;
     }
-    let rolls_anyway = rules
-        .scenario()
-        .rules()
-        .any(|r| matches!(r, RuleKind::LateRain { from_turn } if state.turn >= *from_turn));
+    let rolls_anyway =
+        rules.scenario().rules().any(|r| matches!(r, RuleKind::LateRain { from_turn } if state.turn >= *from_turn));
     match eligible {
         [false, false] => end_action_cycle(rules, state),
         [true, false] | [false, true] if !rolls_anyway => {
@@ -274,11 +247,23 @@ pub fn start_turn(rules: &Gcacw, state: &mut State) {
     if state.turn > 1 {
         state.automatic.clear();
     }
-    state.note(
-        format!("Turn {} begins: Leader Transfer Phase.", state.turn),
-        Some("GCACW 3.0"),
-    );
-    transfer::begin(rules, state, Side::Union);
+    let skip = rules
+        .scenario()
+        .special_rule
+        .iter()
+        .find(|r| matches!(&r.kind, RuleKind::SkipTransfers { turns } if turns.contains(&state.turn)));
+    match skip {
+        Some(r) => {
+            let source = r.source.clone();
+            state.note(format!("Turn {} begins; no Leader Transfer Phase this turn.", state.turn), Some(&source));
+            state.note("Action Cycle begins.", Some("GCACW 4.0"));
+            next_action_phase(rules, state);
+        }
+        None => {
+            state.note(format!("Turn {} begins: Leader Transfer Phase.", state.turn), Some("GCACW 3.0"));
+            transfer::begin(rules, state, Side::Union);
+        }
+    }
 }
 
 /// The modifiers of a roll, summed.

@@ -146,6 +146,11 @@ pub enum Stage {
         /// March in progress.
         march: March,
     },
+    /// Choosing where a once-only railroad move ends (HSN Sc 1, 2, 9: Moore).
+    RailMove {
+        /// The unit.
+        unit: usize,
+    },
     /// Selecting units for an Activate Leader action (step 2).
     ActivateSelect {
         /// Leader index.
@@ -184,8 +189,8 @@ pub struct State {
     pub gained: [bool; 2],
     /// Rain in effect this turn.
     pub rain: bool,
-    /// Units that used their once-only special move.
-    pub used_special: Vec<usize>,
+    /// Units that have been activated at least once (for "first activation" rules).
+    pub activated_once: std::collections::BTreeSet<usize>,
     /// The log.
     pub log: Vec<LogEntry>,
 }
@@ -193,12 +198,7 @@ pub struct State {
 impl State {
     /// Logs a line.
     pub fn note(&mut self, text: impl Into<String>, rule: Option<&str>) {
-        self.log.push(LogEntry {
-            turn: self.turn,
-            text: text.into(),
-            rule: rule.map(str::to_string),
-            roll: None,
-        });
+        self.log.push(LogEntry { turn: self.turn, text: text.into(), rule: rule.map(str::to_string), roll: None });
     }
 }
 

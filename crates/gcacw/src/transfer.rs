@@ -51,11 +51,7 @@ pub fn begin(rules: &Gcacw, state: &mut State, side: Side) {
     let any = (0..state.leaders.len())
         .any(|l| rules.leader_counter(state, l).side == side && can_transfer(rules, state, &board, l, &[]));
     if any {
-        state.stage = Stage::Transfers {
-            side,
-            done: Vec::new(),
-            picking: None,
-        };
+        state.stage = Stage::Transfers { side, done: Vec::new(), picking: None };
     } else {
         finish(rules, state, side);
     }
@@ -99,14 +95,8 @@ pub fn decision(rules: &Gcacw, state: &State, side: Side, done: &[usize], pickin
         .filter(|&l| rules.leader_counter(state, l).side == side && can_transfer(rules, state, &board, l, done))
         .map(|l| {
             let c = rules.leader_counter(state, l);
-            let hex = rules
-                .leader_hex(state, l)
-                .map(|h| rules.map().label(h))
-                .unwrap_or_default();
-            Choice::new(
-                format!("transfer:{}", c.id),
-                format!("Transfer {} (now in {hex})", c.name),
-            )
+            let hex = rules.leader_hex(state, l).map(|h| rules.map().label(h)).unwrap_or_default();
+            Choice::new(format!("transfer:{}", c.id), format!("Transfer {} (now in {hex})", c.name))
         })
         .collect();
     options.push(Choice::new("done", "End transfers"));
@@ -131,38 +121,21 @@ pub fn choose(
         (None, "done") => finish(rules, state, side),
         (None, _) => {
             let l = rules.leader_by_id(option.strip_prefix("transfer:")?)?;
-            state.stage = Stage::Transfers {
-                side,
-                done,
-                picking: Some(l),
-            };
+            state.stage = Stage::Transfers { side, done, picking: Some(l) };
         }
-        (Some(_), "cancel") => {
-            state.stage = Stage::Transfers {
-                side,
-                done,
-                picking: None,
-            }
-        }
+        (Some(_), "cancel") => state.stage = Stage::Transfers { side, done, picking: None },
         (Some(l), _) => {
             let u = rules.unit_by_id(option.strip_prefix("to:")?)?;
             state.leaders[l].with = Some(u);
             let name = rules.leader_counter(state, l).name.clone();
             let hex = state.units[u].hex.map(|h| rules.map().label(h)).unwrap_or_default();
-            state.note(
-                format!("{name} transfers to {} in {hex}.", rules.unit_name(state, u)),
-                Some("GCACW 6.3"),
-            );
+            state.note(format!("{name} transfers to {} in {hex}.", rules.unit_name(state, u)), Some("GCACW 6.3"));
             done.push(l);
             let board = rules.board(state);
             let more = (0..state.leaders.len())
                 .any(|x| rules.leader_counter(state, x).side == side && can_transfer(rules, state, &board, x, &done));
             if more {
-                state.stage = Stage::Transfers {
-                    side,
-                    done,
-                    picking: None,
-                };
+                state.stage = Stage::Transfers { side, done, picking: None };
             } else {
                 finish(rules, state, side);
             }

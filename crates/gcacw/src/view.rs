@@ -47,11 +47,7 @@ pub fn summary(rules: &Gcacw, state: &State) -> String {
     let sc = rules.scenario();
     let mut out = String::new();
     let weather = if state.rain { "rain" } else { "clear" };
-    let _ = writeln!(
-        out,
-        "{} {} — turn {} of {} ({weather})",
-        sc.id, sc.name, state.turn, sc.turns
-    );
+    let _ = writeln!(out, "{} {} — turn {} of {} ({weather})", sc.id, sc.name, state.turn, sc.turns);
     for side in Side::BOTH {
         let _ = writeln!(out, "{side}:");
         for u in 0..state.units.len() {
@@ -80,11 +76,7 @@ pub fn summary(rules: &Gcacw, state: &State) -> String {
             if !leaders.is_empty() {
                 flags.push(format!("with {}", leaders.join(", ")));
             }
-            let flags = if flags.is_empty() {
-                String::new()
-            } else {
-                format!(" [{}]", flags.join("; "))
-            };
+            let flags = if flags.is_empty() { String::new() } else { format!(" [{}]", flags.join("; ")) };
             let _ = writeln!(
                 out,
                 "  {:<14} {:<22} manpower {:>2}  fatigue {}{flags}",

@@ -51,14 +51,7 @@ fn brown_attacks_wagner() {
     assert_eq!(c.ratio(Half::whole(8), Half::whole(7)), ("1-1".to_string(), 0));
     // Artillery 2 − 2 = 0 against rough: "−1*", used only on an even die; the roll was 3.
     let art = c.artillery(0, Terrain::Rough);
-    assert_eq!(
-        art,
-        ArtilleryModifier {
-            value: -1,
-            only_on: Some(Parity::Even),
-            otherwise: 0
-        }
-    );
+    assert_eq!(art, ArtilleryModifier { value: -1, only_on: Some(Parity::Even), otherwise: 0 });
     assert_eq!(art.to_string(), "-1*");
     assert!(art.needs_roll());
     assert_eq!(art.resolve(3), 0);
@@ -78,11 +71,7 @@ fn brown_attacks_wagner() {
     assert!(a.loss == 0 && a.fatigue_1 && a.advance && !a.disorganize && a.ends_march());
     assert_eq!(a.fatigue(), 1);
     // GCACW 7.6: the rout used Priority 1 of Retreat Chart 1 every hex, with no loss.
-    let hex = RetreatHex {
-        farther: true,
-        across_route: true,
-        ..RetreatHex::default()
-    };
+    let hex = RetreatHex { farther: true, across_route: true, ..RetreatHex::default() };
     let row = c.retreat_description(1, &hex).expect("a description");
     assert_eq!((row.priority, row.loss_for(true, false)), (1, 0));
 }
@@ -108,15 +97,9 @@ fn combat_columns_and_rows() {
     assert_eq!(c.combat(0, h(11.5), h(69.5)).attacker_column, "70+");
     assert_eq!(c.combat(0, Half::whole(200), Half::whole(200)).defender_column, "50+");
     let low = c.combat(-20, Half::whole(2), Half::whole(2));
-    assert_eq!(
-        (low.row, low.attacker.to_string(), low.defender.to_string()),
-        (-8, "3D".into(), "-".into())
-    );
+    assert_eq!((low.row, low.attacker.to_string(), low.defender.to_string()), (-8, "3D".into(), "-".into()));
     let high = c.combat(15, Half::whole(2), Half::whole(2));
-    assert_eq!(
-        (high.row, high.defender.to_string(), high.attacker.to_string()),
-        (10, "3DR*".into(), "a".into())
-    );
+    assert_eq!((high.row, high.defender.to_string(), high.attacker.to_string()), (10, "3DR*".into(), "a".into()));
     assert!(high.defender.demoralize_2 && high.defender.rout);
     // A few cells of shared/data/gcacw/combat-chart.md.
     assert_eq!(c.combat(-1, Half::whole(20), Half::whole(5)).defender.to_string(), "1F");
@@ -163,10 +146,7 @@ fn artillery_summary() {
     assert_eq!(c.artillery(1, Terrain::Clear).value, -2);
     assert_eq!(c.artillery(2, Terrain::Clear), ArtilleryModifier::NE);
     let dagger = c.artillery(8, Terrain::Clear);
-    assert_eq!(
-        (dagger.to_string(), dagger.resolve(2), dagger.resolve(5)),
-        ("+2†".to_string(), 2, 1)
-    );
+    assert_eq!((dagger.to_string(), dagger.resolve(2), dagger.resolve(5)), ("+2†".to_string(), 2, 1));
     let rolling = c.artillery(6, Terrain::Rolling);
     assert_eq!((rolling.to_string(), rolling.resolve(1)), ("+1*".to_string(), 0));
     assert_eq!(c.artillery(9, Terrain::Hill).to_string(), "+1*");
@@ -185,37 +165,16 @@ fn artillery_summary() {
 #[test]
 fn friendly_occupied_penalty() {
     let c = charts();
-    assert_eq!(
-        c.occupied_penalty(Terrain::Woods, h(11.5), false, false),
-        Half::whole(4)
-    );
-    assert_eq!(
-        c.occupied_penalty(Terrain::Clear, Half::ZERO, true, false),
-        Half::whole(2)
-    );
+    assert_eq!(c.occupied_penalty(Terrain::Woods, h(11.5), false, false), Half::whole(4));
+    assert_eq!(c.occupied_penalty(Terrain::Clear, Half::ZERO, true, false), Half::whole(2));
     assert_eq!(c.occupied_penalty(Terrain::Clear, h(2.0), false, false), Half::ZERO);
     assert_eq!(c.occupied_penalty(Terrain::Woods, h(2.0), false, false), Half::ZERO);
     assert_eq!(c.occupied_penalty(Terrain::Clear, h(2.5), false, false), Half::whole(1));
-    assert_eq!(
-        c.occupied_penalty(Terrain::Hill, Half::whole(11), false, false),
-        Half::whole(1)
-    );
-    assert_eq!(
-        c.occupied_penalty(Terrain::Rough, Half::whole(11), false, false),
-        Half::whole(3)
-    );
-    assert_eq!(
-        c.occupied_penalty(Terrain::Mountain, Half::whole(12), true, false),
-        Half::whole(4)
-    );
-    assert_eq!(
-        c.occupied_penalty(Terrain::ProvisionalSwamp, Half::whole(5), false, false),
-        Half::whole(3)
-    );
-    assert_eq!(
-        c.occupied_penalty(Terrain::ProvisionalSwamp, Half::whole(5), false, true),
-        Half::whole(3)
-    );
+    assert_eq!(c.occupied_penalty(Terrain::Hill, Half::whole(11), false, false), Half::whole(1));
+    assert_eq!(c.occupied_penalty(Terrain::Rough, Half::whole(11), false, false), Half::whole(3));
+    assert_eq!(c.occupied_penalty(Terrain::Mountain, Half::whole(12), true, false), Half::whole(4));
+    assert_eq!(c.occupied_penalty(Terrain::ProvisionalSwamp, Half::whole(5), false, false), Half::whole(3));
+    assert_eq!(c.occupied_penalty(Terrain::ProvisionalSwamp, Half::whole(5), false, true), Half::whole(3));
 }
 
 // GCACW 6.2 and 12.0 Terrain Chart: route costs, ridge, route-only terrain; HSN-A 4.0 rolling.
@@ -224,17 +183,8 @@ fn terrain_and_routes() {
     let c = charts();
     assert_eq!(c.terrain_cost(Terrain::Rolling, false), Some(Half::whole(3)));
     assert_eq!(c.terrain_cost(Terrain::Rolling, true), Some(Half::whole(4)));
-    for t in [
-        Terrain::Clear,
-        Terrain::Rough,
-        Terrain::Woods,
-        Terrain::City,
-        Terrain::Hill,
-    ] {
-        let (dry, wet) = (
-            c.terrain_cost(t, false).expect("cost"),
-            c.terrain_cost(t, true).expect("cost"),
-        );
+    for t in [Terrain::Clear, Terrain::Rough, Terrain::Woods, Terrain::City, Terrain::Hill] {
+        let (dry, wet) = (c.terrain_cost(t, false).expect("cost"), c.terrain_cost(t, true).expect("cost"));
         assert!(wet > dry, "{t}: rain costs more (GCACW 12.0)");
     }
     assert_eq!(c.terrain_cost(Terrain::Swamp, false), None);
@@ -244,10 +194,7 @@ fn terrain_and_routes() {
     assert_eq!(c.needs_route(Terrain::Swamp), Some(RouteNeed::RoadPikeRailroad));
     assert_eq!(c.needs_route(Terrain::Mountain), Some(RouteNeed::AnyRoute));
     assert_eq!(c.needs_route(Terrain::Woods), None);
-    assert_eq!(
-        c.terrain_cost(Terrain::ProvisionalSwamp, false),
-        c.terrain_cost(Terrain::Rough, false)
-    );
+    assert_eq!(c.terrain_cost(Terrain::ProvisionalSwamp, false), c.terrain_cost(Terrain::Rough, false));
     assert_eq!(c.terrain_cost(Terrain::ProvisionalSwamp, true), None);
     assert!(!c.route_allowed(Route::Trail, Terrain::Swamp, false));
     assert!(c.route_allowed(Route::Trail, Terrain::Mountain, false));
@@ -375,18 +322,11 @@ fn retreat_charts() {
         let rows = c.retreat_chart(chart);
         assert!(!rows.is_empty());
         assert!(rows.windows(2).all(|w| w[0].priority <= w[1].priority));
-        let hex = RetreatHex {
-            enemy_occupied: true,
-            enemy_zoc: true,
-            ..RetreatHex::default()
-        };
+        let hex = RetreatHex { enemy_occupied: true, enemy_zoc: true, ..RetreatHex::default() };
         let row = c.retreat_description(chart, &hex).expect("a description");
         assert_eq!((row.priority, row.loss_for(true, true)), (5, 3));
     }
-    let no_road = RetreatHex {
-        farther: true,
-        ..RetreatHex::default()
-    };
+    let no_road = RetreatHex { farther: true, ..RetreatHex::default() };
     let row = c.retreat_description(1, &no_road).expect("a description");
     assert_eq!((row.priority, row.loss), (2, 0));
     assert!(c.retreat_chart(3).is_empty());
@@ -435,11 +375,7 @@ fn every_reconstruction_is_listed() {
             let root = table.get("source").and_then(toml::Value::as_str).unwrap_or("");
             expected += reconstructed_items(&table, root, false, &mut found);
             for source in found {
-                assert!(
-                    lines.iter().any(|l| l.ends_with(&source)),
-                    "{}: `{source}` missing",
-                    path.display()
-                );
+                assert!(lines.iter().any(|l| l.ends_with(&source)), "{}: `{source}` missing", path.display());
             }
         }
     }
@@ -451,16 +387,9 @@ fn every_reconstruction_is_listed() {
         }
     }
     for t in ["clear", "rough", "woods", "city", "hill"] {
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with(&format!("Terrain Chart: {t} costs"))),
-            "{t}"
-        );
+        assert!(lines.iter().any(|l| l.starts_with(&format!("Terrain Chart: {t} costs"))), "{t}");
     }
-    assert!(lines
-        .iter()
-        .any(|l| l.starts_with("Terrain Chart: woods costs 4 MP (rain 5) — reconstructed: ")));
+    assert!(lines.iter().any(|l| l.starts_with("Terrain Chart: woods costs 4 MP (rain 5) — reconstructed: ")));
 }
 
 /// A copy of the chart directory under the system temp dir, with one file changed.
@@ -497,9 +426,7 @@ fn load_error(dir: &Path) -> String {
 // Data loading (kernel data.rs): an unknown key is refused with file and line.
 #[test]
 fn unknown_key_names_file_and_line() {
-    let (d, text) = broken_copy("key", "attack-types.toml", |t| {
-        t.replacen("drm = -1\n", "drm = -1\nmorale = 2\n", 1)
-    });
+    let (d, text) = broken_copy("key", "attack-types.toml", |t| t.replacen("drm = -1\n", "drm = -1\nmorale = 2\n", 1));
     let err = load_error(&d);
     let want = format!("attack-types.toml:{}:", line_of(&text, "morale = 2"));
     assert!(err.contains(&want) && err.contains("morale"), "{err}");
@@ -509,9 +436,7 @@ fn unknown_key_names_file_and_line() {
 // GCACW 12.0 pike 1½: only whole and half numbers are accepted.
 #[test]
 fn bad_fraction_names_file_and_line() {
-    let (d, text) = broken_copy("fraction", "terrain.toml", |t| {
-        t.replacen("rain_cost = 1.5", "rain_cost = 0.3", 1)
-    });
+    let (d, text) = broken_copy("fraction", "terrain.toml", |t| t.replacen("rain_cost = 1.5", "rain_cost = 0.3", 1));
     let err = load_error(&d);
     let want = format!("terrain.toml:{}:", line_of(&text, "rain_cost = 0.3"));
     assert!(err.contains(&want) && err.contains("0.3"), "{err}");

@@ -13,13 +13,7 @@ fn manual(scenario: &str, edit: impl FnOnce(&Gcacw, &mut State)) -> Game<Gcacw> 
     Game::new(
         rules,
         state,
-        Setup {
-            system: "gcacw".into(),
-            scenario: scenario.into(),
-            seed: 1,
-            dice: DiceMode::Manual,
-            options: vec![],
-        },
+        Setup { system: "gcacw".into(), scenario: scenario.into(), seed: 1, dice: DiceMode::Manual, options: vec![] },
     )
 }
 
@@ -28,18 +22,12 @@ fn unit(g: &Game<Gcacw>, id: &str) -> usize {
 }
 
 fn options(g: &Game<Gcacw>) -> Vec<String> {
-    g.pending()
-        .map(|d| d.options.into_iter().map(|c| c.id).collect())
-        .unwrap_or_default()
+    g.pending().map(|d| d.options.into_iter().map(|c| c.id).collect()).unwrap_or_default()
 }
 
 fn choose(g: &mut Game<Gcacw>, id: &str) {
     if let Err(e) = g.choose(id) {
-        panic!(
-            "choosing {id}: {e}; options were {:?}; prompt {:?}",
-            options(g),
-            g.pending().map(|d| d.prompt)
-        );
+        panic!("choosing {id}: {e}; options were {:?}; prompt {:?}", options(g), g.pending().map(|d| d.prompt));
     }
 }
 
@@ -49,24 +37,11 @@ fn union_to_act(g: &mut Game<Gcacw>) {
     for _ in 0..10 {
         match &g.state().stage {
             Stage::Transfers { .. } => choose(g, "done"),
-            Stage::Action {
-                side: caisson_gcacw::Side::Confederate,
-                ..
-            } => choose(g, "pass"),
+            Stage::Action { side: caisson_gcacw::Side::Confederate, .. } => choose(g, "pass"),
             _ => break,
         }
     }
-    assert!(
-        matches!(
-            g.state().stage,
-            Stage::Action {
-                side: caisson_gcacw::Side::Union,
-                ..
-            }
-        ),
-        "{:?}",
-        g.state().stage
-    );
+    assert!(matches!(g.state().stage, Stage::Action { side: caisson_gcacw::Side::Union, .. }), "{:?}", g.state().stage);
 }
 
 /// GCACW 5.1 March Example (digest T1): an exhausted, organized Union division at fatigue 1 with
@@ -86,32 +61,17 @@ fn newton_march_example_gcacw_5_1() {
     choose(&mut g, "march:cox");
     choose(&mut g, "die:3");
     assert_eq!(g.state().units[cox].fatigue, 2);
-    assert!(
-        matches!(g.state().stage, Stage::ExtendedMarch { .. }),
-        "an extended march: {:?}",
-        g.state().stage
-    );
+    assert!(matches!(g.state().stage, Stage::ExtendedMarch { .. }), "an extended march: {:?}", g.state().stage);
     choose(&mut g, "die:4");
-    let emt = g
-        .log()
-        .iter()
-        .rev()
-        .find_map(|e| e.roll.clone())
-        .expect("EMT roll logged");
+    let emt = g.log().iter().rev().find_map(|e| e.roll.clone()).expect("EMT roll logged");
     assert_eq!(emt.total, 5);
     assert!(emt.result.starts_with("NE"), "{}", emt.result);
     assert!(g.state().units[cox].organized);
     choose(&mut g, "force-march");
     choose(&mut g, "die:1");
-    let Stage::Moving { march } = &g.state().stage else {
-        panic!("moving: {:?}", g.state().stage)
-    };
+    let Stage::Moving { march } = &g.state().stage else { panic!("moving: {:?}", g.state().stage) };
     assert_eq!(march.left.to_string(), "5");
-    assert_eq!(
-        g.state().units[cox].manpower,
-        7,
-        "a force-march roll of 1 costs nothing"
-    );
+    assert_eq!(g.state().units[cox].manpower, 7, "a force-march roll of 1 costs nothing");
     assert!(!g.state().units[cox].organized, "force marching disorganizes");
 }
 
@@ -129,14 +89,8 @@ fn leader_activation_example_gcacw_5_2() {
     choose(&mut g, "activate:stanley");
     let opts = options(&g);
     assert!(opts.contains(&"march:whitaker".to_string()), "{opts:?}");
-    assert!(
-        !opts.contains(&"march:wagner".to_string()),
-        "fatigue 4 cannot be activated: {opts:?}"
-    );
-    assert!(
-        !opts.iter().any(|o| o.ends_with(":cox")),
-        "Cox is XXIII Corps, not Stanley's: {opts:?}"
-    );
+    assert!(!opts.contains(&"march:wagner".to_string()), "fatigue 4 cannot be activated: {opts:?}");
+    assert!(!opts.iter().any(|o| o.ends_with(":cox")), "Cox is XXIII Corps, not Stanley's: {opts:?}");
     choose(&mut g, "march:whitaker");
     choose(&mut g, "march:wood");
     choose(&mut g, "done");
@@ -149,16 +103,10 @@ fn leader_activation_example_gcacw_5_2() {
     assert_eq!(g.state().leaders[stanley].with, Some(unit(&g, "wood")));
     choose(&mut g, "next:wood");
     let wood = unit(&g, "wood");
-    assert_eq!(
-        g.state().units[wood].fatigue,
-        1,
-        "normal side to fatigue 1: no extended march"
-    );
+    assert_eq!(g.state().units[wood].fatigue, 1, "normal side to fatigue 1: no extended march");
     // Wood is organized, so force march is offered; decline and check the shared allowance.
     choose(&mut g, "no-force-march");
-    let Stage::Moving { march } = &g.state().stage else {
-        panic!("moving")
-    };
+    let Stage::Moving { march } = &g.state().stage else { panic!("moving") };
     assert_eq!(march.left.to_string(), "5");
     choose(&mut g, "end");
     // Whitaker is the last unit: it starts at once.
@@ -188,17 +136,7 @@ fn entrenchment_progression_gcacw_5_5() {
         seen.push(next);
         now = Some(next);
     }
-    assert_eq!(
-        seen,
-        [
-            Abatis,
-            BreastworksBuild,
-            Breastworks,
-            FortBuild1,
-            FortBuild2,
-            FortComplete
-        ]
-    );
+    assert_eq!(seen, [Abatis, BreastworksBuild, Breastworks, FortBuild1, FortBuild2, FortComplete]);
     assert_eq!(actions::next_entrenchment(None, true), Some(BreastworksBuild));
 }
 
@@ -218,10 +156,7 @@ fn burn_rr_station_gcacw_5_4() {
     assert!(g.rules().is_station(station), "1913 is a station on the map");
     union_to_act(&mut g);
     choose(&mut g, "burn:cox");
-    assert_eq!(
-        g.state().stations.get(&station),
-        Some(&caisson_gcacw::state::StationMark::Damaged)
-    );
+    assert_eq!(g.state().stations.get(&station), Some(&caisson_gcacw::state::StationMark::Damaged));
     assert_eq!(g.state().units[unit(&g, "cox")].fatigue, 1);
     let rules = g.rules().clone();
     assert!(
@@ -270,18 +205,52 @@ fn random_play_finishes_every_scenario() {
             let mut dice = caisson_kernel::Dice::new(seed + 1);
             let mut steps = 0;
             while let Some(d) = g.pending() {
-                assert!(
-                    !d.options.is_empty(),
-                    "{} seed {seed}: a decision with no option: {}",
-                    info.id,
-                    d.prompt
-                );
+                assert!(!d.options.is_empty(), "{} seed {seed}: a decision with no option: {}", info.id, d.prompt);
                 let pick = caisson_kernel::random_choice(&d, &mut dice).to_string();
-                g.choose(&pick)
-                    .unwrap_or_else(|e| panic!("{} seed {seed}: {pick}: {e}", info.id));
+                g.choose(&pick).unwrap_or_else(|e| panic!("{} seed {seed}: {pick}: {e}", info.id));
                 steps += 1;
                 assert!(steps < 200_000, "{} seed {seed}: no end in sight", info.id);
             }
         }
     }
+}
+
+/// HSN Sc 1 special rule "Moore": on his first activation Moore may ride up to 43 railroad hexes
+/// and gains two fatigue levels; the move is offered once only.
+#[test]
+fn moore_rail_move_hsn_sc1() {
+    let mut g = manual("hsn-1", |_, _| {});
+    union_to_act(&mut g);
+    assert!(options(&g).contains(&"rail:o-moore".to_string()), "{:?}", options(&g));
+    choose(&mut g, "rail:o-moore");
+    let dest = options(&g);
+    for station in ["rail:4910", "rail:3213", "rail:1913", "rail:1715"] {
+        assert!(dest.contains(&station.to_string()), "{station} should be reachable by rail: {dest:?}");
+    }
+    choose(&mut g, "rail:3213");
+    let moore = unit(&g, "o-moore");
+    assert_eq!(g.state().units[moore].hex, Some(caisson_hexmap::Hex::new(32, 13)));
+    assert_eq!(g.state().units[moore].fatigue, 2);
+    let rules = g.rules().clone();
+    assert!(!caisson_gcacw::rail::available(&rules, g.state(), moore), "only on the first activation");
+}
+
+/// HSN Sc 1 special rule: Union units may not enter 0101–0120 or 0201–0220; Sc 4: Confederate
+/// units may not come within 3 hexes of a Nashville city hex.
+#[test]
+fn scenario_movement_restrictions() {
+    let mut g = manual("hsn-1", |_, _| {});
+    union_to_act(&mut g);
+    choose(&mut g, "march:croxton-a");
+    choose(&mut g, "die:6");
+    choose(&mut g, "die:6");
+    choose(&mut g, "die:1"); // extended march (exhausted side to fatigue 2): no effect
+    choose(&mut g, "no-force-march");
+    let moves = options(&g);
+    assert!(moves.iter().any(|m| m.starts_with("move:")), "{moves:?}");
+    assert!(!moves.contains(&"move:0220".to_string()), "0220 is closed to the Union: {moves:?}");
+    let (rules, _) = Gcacw::new(hsn().expect("data"), "hsn-4", Settings::default()).expect("hsn-4");
+    use caisson_gcacw::Side::Confederate;
+    assert!(rules.prohibited(Confederate, caisson_hexmap::Hex::new(54, 7)), "5407 is 3 hexes from 5707");
+    assert!(!rules.prohibited(Confederate, caisson_hexmap::Hex::new(53, 7)), "5307 is 4 hexes away");
 }

@@ -74,10 +74,7 @@ impl FormatError {
 /// The file cannot be read, or its content is invalid (see [`parse`]).
 pub fn load(path: &Path) -> Result<Map, FormatError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| FormatError::Io {
-        file: file.clone(),
-        source,
-    })?;
+    let text = std::fs::read_to_string(path).map_err(|source| FormatError::Io { file: file.clone(), source })?;
     parse(&text, &file)
 }
 
@@ -149,11 +146,7 @@ struct Parser<'a> {
 }
 
 fn err_at(file: &str, line: usize, message: impl Into<String>) -> FormatError {
-    FormatError::Invalid {
-        file: file.to_string(),
-        line,
-        message: message.into(),
-    }
+    FormatError::Invalid { file: file.to_string(), line, message: message.into() }
 }
 
 impl<'a> Parser<'a> {
@@ -183,15 +176,11 @@ impl<'a> Parser<'a> {
     fn map_mut(&mut self) -> Result<&mut Map, FormatError> {
         let line = self.line;
         let file = self.file;
-        self.map
-            .as_mut()
-            .ok_or_else(|| err_at(file, line, "the `grid` line must come before any section"))
+        self.map.as_mut().ok_or_else(|| err_at(file, line, "the `grid` line must come before any section"))
     }
 
     fn grid(&self) -> Result<&Map, FormatError> {
-        self.map
-            .as_ref()
-            .ok_or_else(|| self.err("the `grid` line must come before any section"))
+        self.map.as_ref().ok_or_else(|| self.err("the `grid` line must come before any section"))
     }
 
     fn line_content(&mut self, content: &str) -> Result<(), FormatError> {
@@ -201,9 +190,7 @@ impl<'a> Parser<'a> {
                 .ok_or_else(|| self.err(format!("section header `{content}` has no closing `]`")))?
                 .trim();
             let section = Section::from_name(name).ok_or_else(|| {
-                self.err(format!(
-                    "unknown section `[{name}]` (known: terrain, counties, routes, hexsides, hexes)"
-                ))
+                self.err(format!("unknown section `[{name}]` (known: terrain, counties, routes, hexsides, hexes)"))
             })?;
             if self.map.is_none() {
                 return Err(self.err(format!("section `[{name}]` before the `map` and `grid` lines")));
@@ -275,9 +262,8 @@ impl<'a> Parser<'a> {
                 self.err("`grid` needs three fields: columns (e.g. 01-58), rows in odd columns, rows in even columns")
             );
         };
-        let (c0, c1) = cols
-            .split_once('-')
-            .ok_or_else(|| self.err(format!("grid columns `{cols}` should look like 01-58")))?;
+        let (c0, c1) =
+            cols.split_once('-').ok_or_else(|| self.err(format!("grid columns `{cols}` should look like 01-58")))?;
         let c0 = self.number(c0, "first grid column", 0, 99)?;
         let c1 = self.number(c1, "last grid column", 0, 99)?;
         if c1 < c0 {
@@ -319,9 +305,7 @@ impl<'a> Parser<'a> {
         let Some(body) = s.strip_prefix('"') else {
             return Ok((None, s));
         };
-        let end = body
-            .find('"')
-            .ok_or_else(|| self.err(format!("{what}: unterminated quoted string")))?;
+        let end = body.find('"').ok_or_else(|| self.err(format!("{what}: unterminated quoted string")))?;
         let (inner, after) = body.split_at(end);
         Ok((Some(inner.to_string()), after.get(1..).unwrap_or("")))
     }
@@ -329,9 +313,7 @@ impl<'a> Parser<'a> {
     // ----- hexes ------------------------------------------------------------------------------
 
     fn hex(&self, s: &str) -> Result<Hex, FormatError> {
-        let hex: Hex = s
-            .parse()
-            .map_err(|_| self.err(format!("`{s}` is not a hex id (expected four digits XXYY)")))?;
+        let hex: Hex = s.parse().map_err(|_| self.err(format!("`{s}` is not a hex id (expected four digits XXYY)")))?;
         self.in_grid(hex)?;
         Ok(hex)
     }
@@ -343,10 +325,7 @@ impl<'a> Parser<'a> {
         }
         let (c0, c1) = map.columns();
         if !(c0..=c1).contains(&hex.col) {
-            Err(self.err(format!(
-                "hex {hex}: no such column {:02} (columns {c0:02}–{c1:02})",
-                hex.col
-            )))
+            Err(self.err(format!("hex {hex}: no such column {:02} (columns {c0:02}–{c1:02})", hex.col)))
         } else {
             Err(self.err(format!(
                 "hex {hex}: no such hex in column {:02} (rows 01–{:02})",
@@ -368,9 +347,7 @@ impl<'a> Parser<'a> {
         let rows = usize::try_from(map.rows_in(col)).unwrap_or(0);
         let n = rest.chars().count();
         if n != rows {
-            return Err(self.err(format!(
-                "{what} column {col:02}: {n} characters, but the column has {rows} rows"
-            )));
+            return Err(self.err(format!("{what} column {col:02}: {n} characters, but the column has {rows} rows")));
         }
         Ok((col, rest))
     }
@@ -378,9 +355,7 @@ impl<'a> Parser<'a> {
     fn terrain(&mut self, content: &str) -> Result<(), FormatError> {
         let (col, codes) = self.column_line(content, "terrain")?;
         if let Some(first) = self.terrain_cols.get(&col) {
-            return Err(self.err(format!(
-                "terrain column {col:02} is listed twice (first on line {first})"
-            )));
+            return Err(self.err(format!("terrain column {col:02} is listed twice (first on line {first})")));
         }
         let mut cells = Vec::new();
         for (i, c) in codes.chars().enumerate() {
@@ -389,9 +364,7 @@ impl<'a> Parser<'a> {
                 continue;
             }
             let t = Terrain::from_code(c).ok_or_else(|| {
-                self.err(format!(
-                    "hex {hex}: unknown terrain code {c:?} (known: . o r w C s p h m ~ and - for none)"
-                ))
+                self.err(format!("hex {hex}: unknown terrain code {c:?} (known: . o r w C s p h m ~ and - for none)"))
             })?;
             cells.push((hex, t));
         }
@@ -433,9 +406,7 @@ impl<'a> Parser<'a> {
         }
         let (col, letters) = self.column_line(content, "county")?;
         if let Some(first) = self.county_cols.get(&col) {
-            return Err(self.err(format!(
-                "county column {col:02} is listed twice (first on line {first})"
-            )));
+            return Err(self.err(format!("county column {col:02} is listed twice (first on line {first})")));
         }
         for (i, c) in letters.chars().enumerate() {
             let hex = Hex::new(col, i16::try_from(i + 1).unwrap_or(i16::MAX));
@@ -467,13 +438,11 @@ impl<'a> Parser<'a> {
 
     fn route(&mut self, content: &str) -> Result<(), FormatError> {
         let (word, _name, items) = self.feature_line(content)?;
-        let feature = Hexside::from_word(word)
-            .filter(|f| Hexside::ANY_ROUTE.contains(*f))
-            .ok_or_else(|| {
-                self.err(format!(
-                    "unknown route feature `{word}` (known: road, pike, trail, railroad, unfinished-railroad)"
-                ))
-            })?;
+        let feature = Hexside::from_word(word).filter(|f| Hexside::ANY_ROUTE.contains(*f)).ok_or_else(|| {
+            self.err(format!(
+                "unknown route feature `{word}` (known: road, pike, trail, railroad, unfinished-railroad)"
+            ))
+        })?;
         let mut path = Vec::new();
         for item in items.split_whitespace() {
             path.push(self.hex(item)?);
@@ -481,10 +450,7 @@ impl<'a> Parser<'a> {
         if path.len() < 2 {
             return Err(self.err(format!("{word}: a route needs at least two hexes")));
         }
-        let word = Hexside::NAMED
-            .iter()
-            .find(|(_, f)| *f == feature)
-            .map_or("route", |(w, _)| *w);
+        let word = Hexside::NAMED.iter().find(|(_, f)| *f == feature).map_or("route", |(w, _)| *w);
         for pair in path.windows(2) {
             let &[a, b] = pair else { continue };
             if a.direction_to(b).is_none() {
@@ -499,8 +465,7 @@ impl<'a> Parser<'a> {
         let map = self.map_mut()?;
         for pair in path.windows(2) {
             if let &[a, b] = pair {
-                map.add_hexside(a, b, feature)
-                    .map_err(|e| err_at(file, line, format!("{word}: {e}")))?;
+                map.add_hexside(a, b, feature).map_err(|e| err_at(file, line, format!("{word}: {e}")))?;
             }
         }
         Ok(())
@@ -521,10 +486,7 @@ impl<'a> Parser<'a> {
         let word: &'static str = if ridge {
             "ridge"
         } else {
-            Hexside::NAMED
-                .iter()
-                .find(|(_, f)| *f == feature)
-                .map_or("hexside", |(w, _)| *w)
+            Hexside::NAMED.iter().find(|(_, f)| *f == feature).map_or("hexside", |(w, _)| *w)
         };
         let sep = if ridge { '>' } else { '/' };
         let mut pairs = Vec::new();
@@ -554,11 +516,7 @@ impl<'a> Parser<'a> {
         let file = self.file;
         let map = self.map_mut()?;
         for (a, b) in pairs {
-            let r = if ridge {
-                map.set_ridge(a, b)
-            } else {
-                map.add_hexside(a, b, feature)
-            };
+            let r = if ridge { map.set_ridge(a, b) } else { map.add_hexside(a, b, feature) };
             r.map_err(|e| err_at(file, line, format!("{word}: {e}")))?;
         }
         Ok(())
@@ -600,8 +558,7 @@ impl<'a> Parser<'a> {
             if name.trim().is_empty() {
                 return Err(err_at(file, line, format!("{word} {hex}: empty name")));
             }
-            map.add_place(hex, &name)
-                .map_err(|e| err_at(file, line, e.to_string()))?;
+            map.add_place(hex, &name).map_err(|e| err_at(file, line, e.to_string()))?;
         }
         Ok(())
     }
@@ -618,20 +575,12 @@ impl<'a> Parser<'a> {
         let (c0, c1) = map.columns();
         for col in c0..=c1 {
             if !self.terrain_cols.contains_key(&col) {
-                return Err(err_at(
-                    self.file,
-                    terrain_line,
-                    format!("terrain: column {col:02} is missing"),
-                ));
+                return Err(err_at(self.file, terrain_line, format!("terrain: column {col:02} is missing")));
             }
         }
         for &(line, hex, what) in &self.need_playable {
             if !map.contains(hex) {
-                return Err(err_at(
-                    self.file,
-                    line,
-                    format!("{what}: hex {hex} is not playable (no terrain)"),
-                ));
+                return Err(err_at(self.file, line, format!("{what}: hex {hex} is not playable (no terrain)")));
             }
         }
         for &(line, a, b, what) in &self.crossings {
@@ -645,8 +594,7 @@ impl<'a> Parser<'a> {
         }
         for &(hex, c) in &self.counties {
             let name = self.legend.get(&c).map_or("", String::as_str);
-            map.set_county(hex, name)
-                .map_err(|e| err_at(self.file, self.line, e.to_string()))?;
+            map.set_county(hex, name).map_err(|e| err_at(self.file, self.line, e.to_string()))?;
         }
         derive_county_borders(&mut map);
         if let Some(src) = self.source.take() {
@@ -657,7 +605,7 @@ impl<'a> Parser<'a> {
             map.source = if map.source.is_empty() {
                 why
             } else {
-                format!("{} Reconstructed: {why}", map.source)
+                format!("{}. Reconstructed: {why}", map.source.trim_end_matches('.'))
             };
         }
         Ok(map)
@@ -778,9 +726,7 @@ place 0304 "Marsh"
         assert_eq!(m.terrain(h("0304")), Some(Terrain::Swamp));
         assert_eq!(m.hexes().count(), 13);
         assert!(m.hexside(h("0201"), h("0301")).contains(Hexside::PIKE));
-        assert!(m
-            .hexside(h("0202"), h("0103"))
-            .contains(Hexside::ROAD | Hexside::MINOR_RIVER | Hexside::FORD));
+        assert!(m.hexside(h("0202"), h("0103")).contains(Hexside::ROAD | Hexside::MINOR_RIVER | Hexside::FORD));
         assert_eq!(m.ridge(h("0303"), h("0302")), crate::map::Ridge::Up);
         assert!(m.has_feature(h("0101"), HexFeature::Village));
         assert_eq!(m.place_name(h("0101")), Some("Alphaville"));
@@ -808,27 +754,15 @@ place 0304 "Marsh"
     #[test]
     fn errors_name_file_line_and_what() {
         let e = fails(&SMALL.replace("01 ..or", "01 ..o"));
-        assert!(
-            e.starts_with("bad.txt:8:") && e.contains("column 01") && e.contains("3 characters"),
-            "{e}"
-        );
+        assert!(e.starts_with("bad.txt:8:") && e.contains("column 01") && e.contains("3 characters"), "{e}");
         let e = fails(&SMALL.replace("01 ..or", "01 ..ox"));
-        assert!(
-            e.starts_with("bad.txt:8:") && e.contains("hex 0104") && e.contains("'x'"),
-            "{e}"
-        );
+        assert!(e.starts_with("bad.txt:8:") && e.contains("hex 0104") && e.contains("'x'"), "{e}");
         let e = fails(&SMALL.replace("0101 0201 0301", "0101 0301"));
-        assert!(
-            e.contains("bad.txt:") && e.contains("0301") && e.contains("0101"),
-            "{e}"
-        );
+        assert!(e.contains("bad.txt:") && e.contains("0301") && e.contains("0101"), "{e}");
         let e = fails(&SMALL.replace("0201 0301 0401", "0201 0301 0405"));
         assert!(e.contains("hex 0405: no such hex in column 04 (rows 01–03)"), "{e}");
         let e = fails(&with("[hexsides]", "ford: 0101/0102"));
-        assert!(
-            e.starts_with("bad.txt:26:") && e.contains("0101/0102") && e.contains("ford"),
-            "{e}"
-        );
+        assert!(e.starts_with("bad.txt:26:") && e.contains("0101/0102") && e.contains("ford"), "{e}");
         let e = fails(&SMALL.replace("[hexes]", "[places]"));
         assert!(e.contains("unknown section `[places]`"), "{e}");
         let e = fails(&SMALL.replace("02 AAB", "02 AXB"));
@@ -858,9 +792,7 @@ place 0304 "Marsh"
     #[test]
     fn garbage_never_panics() {
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let alphabet: Vec<char> = "[]#\"/:>-. \n\t0123456789abcrwmsphC~ampgridlegend\u{e9}\u{1F600}"
-            .chars()
-            .collect();
+        let alphabet: Vec<char> = "[]#\"/:>-. \n\t0123456789abcrwmsphC~ampgridlegend\u{e9}\u{1F600}".chars().collect();
         for round in 0..400 {
             let len = (round * 7) % 300;
             let mut text = String::new();

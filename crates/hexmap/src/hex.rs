@@ -27,14 +27,8 @@ const AXIAL_STEPS: [(i16, i16); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1)
 
 impl Direction {
     /// All six directions in order.
-    pub const ALL: [Direction; 6] = [
-        Direction(0),
-        Direction(1),
-        Direction(2),
-        Direction(3),
-        Direction(4),
-        Direction(5),
-    ];
+    pub const ALL: [Direction; 6] =
+        [Direction(0), Direction(1), Direction(2), Direction(3), Direction(4), Direction(5)];
 
     /// The direction with this index (taken modulo 6).
     #[must_use]
@@ -73,10 +67,7 @@ impl Hex {
     /// The hex at axial coordinates `(q, r)`.
     #[must_use]
     pub const fn from_axial(q: i16, r: i16) -> Hex {
-        Hex {
-            col: q,
-            row: r + (q + (q & 1)) / 2,
-        }
+        Hex { col: q, row: r + (q + (q & 1)) / 2 }
     }
 
     /// The neighbour in direction `d` (it may be off the map).
@@ -181,10 +172,7 @@ impl FromStr for HexRange {
 
     fn from_str(s: &str) -> Result<HexRange, HexParseError> {
         match s.split_once('-') {
-            Some((a, b)) => Ok(HexRange {
-                from: a.trim().parse()?,
-                to: b.trim().parse()?,
-            }),
+            Some((a, b)) => Ok(HexRange { from: a.trim().parse()?, to: b.trim().parse()? }),
             None => {
                 let h: Hex = s.trim().parse()?;
                 Ok(HexRange { from: h, to: h })

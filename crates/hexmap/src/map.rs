@@ -113,8 +113,7 @@ impl Map {
     /// Dense index of a grid hex, for per-hex arrays of size [`Map::index_len`].
     #[must_use]
     pub fn index(&self, hex: Hex) -> Option<usize> {
-        self.in_grid(hex)
-            .then(|| (hex.col - self.min_col) as usize * self.stride + (hex.row - 1) as usize)
+        self.in_grid(hex).then(|| (hex.col - self.min_col) as usize * self.stride + (hex.row - 1) as usize)
     }
 
     /// Size of a dense per-hex array.
@@ -126,10 +125,7 @@ impl Map {
     /// The hex at a dense index.
     #[must_use]
     pub fn hex_at(&self, index: usize) -> Hex {
-        Hex::new(
-            self.min_col + (index / self.stride) as i16,
-            (index % self.stride) as i16 + 1,
-        )
+        Hex::new(self.min_col + (index / self.stride) as i16, (index % self.stride) as i16 + 1)
     }
 
     /// Whether units can be on this hex: it is in the grid and has terrain.
@@ -146,9 +142,7 @@ impl Map {
 
     /// Every playable hex, in printed order.
     pub fn hexes(&self) -> impl Iterator<Item = Hex> + '_ {
-        (0..self.terrain.len())
-            .filter(|&i| self.terrain[i].is_some())
-            .map(|i| self.hex_at(i))
+        (0..self.terrain.len()).filter(|&i| self.terrain[i].is_some()).map(|i| self.hex_at(i))
     }
 
     /// Playable neighbours of a hex.
@@ -160,8 +154,7 @@ impl Map {
         if d.index() < 3 {
             self.index(hex).map(|i| (i * 3 + d.index(), true))
         } else {
-            self.index(hex.neighbor(d))
-                .map(|i| (i * 3 + d.opposite().index(), false))
+            self.index(hex.neighbor(d)).map(|i| (i * 3 + d.opposite().index(), false))
         }
     }
 
@@ -306,10 +299,7 @@ impl Map {
         if !self.in_grid(hex) {
             return Err(MapError::OffMap(hex));
         }
-        self.places.push(Place {
-            hex,
-            name: name.to_string(),
-        });
+        self.places.push(Place { hex, name: name.to_string() });
         Ok(())
     }
 
@@ -370,8 +360,7 @@ mod tests {
     #[test]
     fn hexsides_are_shared_by_both_hexes() {
         let mut m = small();
-        m.add_hexside(h("0202"), h("0302"), Hexside::ROAD | Hexside::CREEK)
-            .expect("adjacent");
+        m.add_hexside(h("0202"), h("0302"), Hexside::ROAD | Hexside::CREEK).expect("adjacent");
         assert!(m.hexside(h("0302"), h("0202")).contains(Hexside::ROAD | Hexside::CREEK));
         assert!(m.hexside(h("0202"), h("0201")).is_empty());
         assert_eq!(

@@ -92,13 +92,7 @@ fn corners(cx: f64, cy: f64, radius: f64) -> String {
     let mut s = String::new();
     for k in 0..6 {
         let a = (30.0 + 60.0 * f64::from(k)).to_radians();
-        let _ = write!(
-            s,
-            "{}{:.1},{:.1}",
-            if k == 0 { "" } else { " " },
-            cx + radius * a.cos(),
-            cy + radius * a.sin()
-        );
+        let _ = write!(s, "{}{:.1},{:.1}", if k == 0 { "" } else { " " }, cx + radius * a.cos(), cy + radius * a.sin());
     }
     s
 }
@@ -111,13 +105,8 @@ fn ring_path(cx: f64, cy: f64, radii: &[f64], n: usize) -> String {
     for i in 0..count {
         let radius = radii.get(i % radii.len()).copied().unwrap_or(1.0);
         let a = (-90.0 + 360.0 * i as f64 / count as f64).to_radians();
-        let _ = write!(
-            s,
-            "{}{:.1},{:.1} ",
-            if i == 0 { "M" } else { "L" },
-            cx + radius * a.cos(),
-            cy + radius * a.sin()
-        );
+        let _ =
+            write!(s, "{}{:.1},{:.1} ", if i == 0 { "M" } else { "L" }, cx + radius * a.cos(), cy + radius * a.sin());
     }
     s.push('Z');
     s
@@ -157,10 +146,7 @@ fn grid_sides(map: &Map) -> Vec<(Hex, Hex, Hexside)> {
 }
 
 fn line(out: &mut String, (x1, y1): (f64, f64), (x2, y2): (f64, f64), style: &str) {
-    let _ = writeln!(
-        out,
-        r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" {style}/>"#
-    );
+    let _ = writeln!(out, r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" {style}/>"#);
 }
 
 /// A standalone SVG of the whole map.
@@ -177,10 +163,7 @@ pub fn svg(map: &Map) -> String {
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif">"#
     );
     o.push_str(DEFS);
-    let _ = writeln!(
-        o,
-        r##"<rect x="0" y="0" width="{width:.0}" height="{height:.0}" fill="#ffffff"/>"##
-    );
+    let _ = writeln!(o, r##"<rect x="0" y="0" width="{width:.0}" height="{height:.0}" fill="#ffffff"/>"##);
     let _ = writeln!(
         o,
         r##"<text x="{MARGIN}" y="26" font-size="20" font-weight="bold">{} ({})</text>"##,
@@ -236,11 +219,7 @@ pub fn svg(map: &Map) -> String {
             continue;
         };
         let (cx, cy) = lay.centre(hex);
-        let _ = writeln!(
-            o,
-            r#"<path d="M{}Z" fill="url(#{p})"/>"#,
-            corners(cx, cy, R - 1.0).replace(' ', " L")
-        );
+        let _ = writeln!(o, r#"<path d="M{}Z" fill="url(#{p})"/>"#, corners(cx, cy, R - 1.0).replace(' ', " L"));
     }
     o.push_str(
         "</g>\n<g id=\"ids\" font-size=\"5.5\" fill=\"#808080\" text-anchor=\"middle\" pointer-events=\"none\">\n",
@@ -281,11 +260,7 @@ pub fn svg(map: &Map) -> String {
         if !f.intersects(Hexside::RIDGE) {
             continue;
         }
-        let (upper, lower) = if f.contains(Hexside::RIDGE_UP_FIRST) {
-            (a, b)
-        } else {
-            (b, a)
-        };
+        let (upper, lower) = if f.contains(Hexside::RIDGE_UP_FIRST) { (a, b) } else { (b, a) };
         let (p, q) = lay.side(upper, lower);
         line(&mut o, p, q, r#"stroke-width="2.6""#);
         // Three short ticks pointing downhill.
@@ -304,14 +279,8 @@ pub fn svg(map: &Map) -> String {
     // Routes between hex centres: trails, roads, pikes, then railroads on top.
     o.push_str("<g id=\"routes\" stroke-linecap=\"round\" pointer-events=\"none\">\n");
     let styles: [(Hexside, &str); 5] = [
-        (
-            Hexside::TRAIL,
-            r##"stroke="#8b6a3e" stroke-width="1.6" stroke-dasharray="4 3""##,
-        ),
-        (
-            Hexside::UNFINISHED_RAILROAD,
-            r##"stroke="#555" stroke-width="1.4" stroke-dasharray="6 3""##,
-        ),
+        (Hexside::TRAIL, r##"stroke="#8b6a3e" stroke-width="1.6" stroke-dasharray="4 3""##),
+        (Hexside::UNFINISHED_RAILROAD, r##"stroke="#555" stroke-width="1.4" stroke-dasharray="6 3""##),
         (Hexside::ROAD, r##"stroke="#9a5b22" stroke-width="2""##),
         (Hexside::PIKE, r##"stroke="#8b1010" stroke-width="3.6""##),
         (Hexside::RAILROAD, r##"stroke="#111" stroke-width="1.6""##),
@@ -443,12 +412,8 @@ mod tests {
                 m.set_terrain(Hex::new(c, r), Terrain::Woods).expect("grid");
             }
         }
-        m.add_hexside(
-            Hex::new(1, 1),
-            Hex::new(2, 1),
-            Hexside::MINOR_RIVER | Hexside::BRIDGE | Hexside::PIKE,
-        )
-        .expect("adjacent");
+        m.add_hexside(Hex::new(1, 1), Hex::new(2, 1), Hexside::MINOR_RIVER | Hexside::BRIDGE | Hexside::PIKE)
+            .expect("adjacent");
         m.set_ridge(Hex::new(1, 2), Hex::new(1, 3)).expect("adjacent");
         m.add_feature(Hex::new(2, 2), HexFeature::FortA).expect("grid");
         m.add_place(Hex::new(2, 2), "Fort \"X\"").expect("grid");

@@ -191,10 +191,7 @@ impl Hexside {
 
     /// The words of the features present, for display.
     pub fn words(self) -> impl Iterator<Item = &'static str> {
-        Hexside::NAMED
-            .iter()
-            .filter(move |(_, f)| self.contains(*f))
-            .map(|(w, _)| *w)
+        Hexside::NAMED.iter().filter(move |(_, f)| self.contains(*f)).map(|(w, _)| *w)
     }
 }
 

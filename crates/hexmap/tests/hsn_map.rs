@@ -147,11 +147,8 @@ fn places_are_where_the_gazetteer_puts_them() {
     for x in hexes("5707 4910 3213 1913 0525 5514 5519 5523 5327 5232") {
         assert!(m.has_feature(x, HexFeature::Station), "station {x}");
     }
-    let stations: BTreeSet<Hex> = m
-        .featured_hexes()
-        .filter(|(_, f)| f.contains(&HexFeature::Station))
-        .map(|(x, _)| x)
-        .collect();
+    let stations: BTreeSet<Hex> =
+        m.featured_hexes().filter(|(_, f)| f.contains(&HexFeature::Station)).map(|(x, _)| x).collect();
     assert_eq!(stations.len(), 10, "no stations beyond the rulebook's");
     for x in hexes("1714 4111 5504 5505 5506") {
         assert!(m.has_feature(x, HexFeature::Redoubt), "redoubt {x}");
@@ -200,13 +197,8 @@ fn the_cumberland_has_three_bridges_and_no_ford() {
         .map(|s| if s.0 < s.1 { (s.0, s.1) } else { (s.1, s.0) })
         .collect();
     bridges.sort();
-    assert_eq!(
-        bridges,
-        vec![(h("5706"), h("5805")), (h("5706"), h("5806")), (h("5707"), h("5806"))]
-    );
-    assert!(major
-        .iter()
-        .all(|s| !s.2.intersects(Hexside::FORD | Hexside::DAM | Hexside::FERRY)));
+    assert_eq!(bridges, vec![(h("5706"), h("5805")), (h("5706"), h("5806")), (h("5707"), h("5806"))]);
+    assert!(major.iter().all(|s| !s.2.intersects(Hexside::FORD | Hexside::DAM | Hexside::FERRY)));
     // 5805 and 5806 are cut off from Nashville except by the bridges.
     let north = region(&m, h("5805"), |f| !f.intersects(Hexside::RIVER));
     assert!(north.contains(&h("5806")) && !north.contains(&h("5706")) && !north.contains(&h("5807")));
@@ -232,9 +224,7 @@ fn region(m: &Map, start: Hex, pass: impl Fn(Hexside) -> bool) -> BTreeSet<Hex> 
 #[test]
 fn the_duck_and_the_harpeth_divide_the_map() {
     let m = map();
-    assert!(m
-        .hexside(h("1714"), h("1715"))
-        .contains(Hexside::MINOR_RIVER | Hexside::BRIDGE | Hexside::RAILROAD));
+    assert!(m.hexside(h("1714"), h("1715")).contains(Hexside::MINOR_RIVER | Hexside::BRIDGE | Hexside::RAILROAD));
     assert!(m.hexside(h("4010"), h("4111")).contains(Hexside::MINOR_RIVER));
     // Without crossing a river, Columbia's side holds 1615 but not 1714, 1913 or 2613.
     let south = region(&m, h("1715"), |f| !f.intersects(Hexside::RIVER));
@@ -245,9 +235,7 @@ fn the_duck_and_the_harpeth_divide_the_map() {
         assert!(!south.contains(&x), "{x} north of the Duck");
     }
     // The Harpeth rises on the map, so only its hexsides at Franklin are checked.
-    assert!(m
-        .hexside(h("4010"), h("4110"))
-        .contains(Hexside::MINOR_RIVER | Hexside::BRIDGE | Hexside::PIKE));
+    assert!(m.hexside(h("4010"), h("4110")).contains(Hexside::MINOR_RIVER | Hexside::BRIDGE | Hexside::PIKE));
     let franklin = region(&m, h("4010"), |f| !f.intersects(Hexside::RIVER));
     assert!(franklin.contains(&h("2914")) && franklin.contains(&h("3912")));
     // Davis Ford crosses the Duck next to 1719.
@@ -261,10 +249,7 @@ fn every_river_crossing_by_a_route_has_a_bridge_or_ford() {
     let m = map();
     for (a, b, f) in all_sides(&m) {
         if f.intersects(Hexside::RIVER) && f.intersects(Hexside::ANY_ROUTE) {
-            assert!(
-                f.intersects(Hexside::CROSSING),
-                "{a}/{b}: a route crosses a river without a crossing"
-            );
+            assert!(f.intersects(Hexside::CROSSING), "{a}/{b}: a route crosses a river without a crossing");
         }
     }
 }
@@ -276,30 +261,13 @@ fn route_path_exists(m: &Map, from: Hex, to: Hex, kind: Hexside) -> bool {
 #[test]
 fn the_route_network_connects_the_map() {
     let m = map();
-    assert!(route_path_exists(
-        &m,
-        h("1715"),
-        h("5707"),
-        Hexside::ROAD | Hexside::PIKE | Hexside::RAILROAD
-    ));
-    assert!(
-        route_path_exists(&m, h("1715"), h("5707"), Hexside::PIKE),
-        "Columbia and Franklin pikes"
-    );
-    assert!(
-        route_path_exists(&m, h("5707"), h("0525"), Hexside::RAILROAD),
-        "Nashville & Decatur"
-    );
-    assert!(
-        route_path_exists(&m, h("5707"), h("4934"), Hexside::RAILROAD),
-        "Nashville & Chattanooga to the M path"
-    );
+    assert!(route_path_exists(&m, h("1715"), h("5707"), Hexside::ROAD | Hexside::PIKE | Hexside::RAILROAD));
+    assert!(route_path_exists(&m, h("1715"), h("5707"), Hexside::PIKE), "Columbia and Franklin pikes");
+    assert!(route_path_exists(&m, h("5707"), h("0525"), Hexside::RAILROAD), "Nashville & Decatur");
+    assert!(route_path_exists(&m, h("5707"), h("4934"), Hexside::RAILROAD), "Nashville & Chattanooga to the M path");
     // The N&C line passes its blockhouse hexes.
     for x in hexes("5610 5512 5514 5519 5523 5424 5328 5327 5232") {
-        assert!(
-            m.neighbors(x).any(|(_, n)| m.hexside(x, n).contains(Hexside::RAILROAD)),
-            "rail at {x}"
-        );
+        assert!(m.neighbors(x).any(|(_, n)| m.hexside(x, n).contains(Hexside::RAILROAD)), "rail at {x}");
     }
     // The south-edge pike hexes, and a pike path from north of the Duck to each (Sc 9 LOC).
     for x in hexes("0111 0125 0131") {
@@ -315,18 +283,11 @@ fn the_route_network_connects_the_map() {
     }
     // Entry and exit hexes on a route.
     for x in hexes("0111 0125 0131 5134 5233 5334 5433 5829 5833 4934 5805 5806") {
-        assert!(
-            m.neighbors(x)
-                .any(|(_, n)| m.hexside(x, n).intersects(Hexside::ANY_ROUTE)),
-            "route at {x}"
-        );
+        assert!(m.neighbors(x).any(|(_, n)| m.hexside(x, n).intersects(Hexside::ANY_ROUTE)), "route at {x}");
     }
     // The Natchez Trace is a trail through its stops.
     for x in hexes("0501 2202 3406 4606") {
-        assert!(
-            m.neighbors(x).any(|(_, n)| m.hexside(x, n).contains(Hexside::TRAIL)),
-            "trail at {x}"
-        );
+        assert!(m.neighbors(x).any(|(_, n)| m.hexside(x, n).contains(Hexside::TRAIL)), "trail at {x}");
     }
 }
 
@@ -348,23 +309,13 @@ fn counties_and_their_borders() {
     ] {
         assert_eq!(m.county(h(hex)), Some(county), "{hex}");
     }
-    assert!(
-        m.hexes().all(|x| m.county(x).is_some()),
-        "every playable hex has a county"
-    );
+    assert!(m.hexes().all(|x| m.county(x).is_some()), "every playable hex has a county");
     // Sc 6: Brentwood is near the Davidson line, with Williamson and Davidson neighbours.
     let around: BTreeSet<&str> = m.neighbors(h("4910")).filter_map(|(_, n)| m.county(n)).collect();
-    assert!(
-        around.contains("Davidson") && around.contains("Williamson"),
-        "{around:?}"
-    );
+    assert!(around.contains("Davidson") && around.contains("Williamson"), "{around:?}");
     // Derived borders sit exactly between different counties.
     for (a, b, f) in all_sides(&m) {
-        assert_eq!(
-            f.contains(Hexside::COUNTY_BORDER),
-            m.county(a) != m.county(b),
-            "{a}/{b}"
-        );
+        assert_eq!(f.contains(Hexside::COUNTY_BORDER), m.county(a) != m.county(b), "{a}/{b}");
     }
 }
 
@@ -417,40 +368,23 @@ fn errors_in_the_real_file_name_file_line_and_hex() {
     let text = text();
     let n = line_of(&text, "17 ");
     let e = parse_error(&text.replacen("\n17 ", "\n17 .", 1));
-    assert!(
-        e.starts_with(&format!("data/hsn/map.txt:{n}: ")) && e.contains("column 17"),
-        "{e}"
-    );
+    assert!(e.starts_with(&format!("data/hsn/map.txt:{n}: ")) && e.contains("column 17"), "{e}");
 
     let original = text.lines().nth(n - 1).expect("line");
     let broken = format!("17 x{}", &original[4..]);
     let e = parse_error(&text.replacen(original, &broken, 1));
-    assert!(
-        e.starts_with(&format!("data/hsn/map.txt:{n}: hex 1701: unknown terrain code 'x'")),
-        "{e}"
-    );
+    assert!(e.starts_with(&format!("data/hsn/map.txt:{n}: hex 1701: unknown terrain code 'x'")), "{e}");
 
     let e = parse_error(&text.replacen("[hexes]", "[hexes]\nvillage 1735 \"Nowhere\"", 1));
     let n = line_of(&text, "[hexes]") + 1;
-    assert!(
-        e.starts_with(&format!(
-            "data/hsn/map.txt:{n}: hex 1735: no such hex in column 17 (rows 01–34)"
-        )),
-        "{e}"
-    );
+    assert!(e.starts_with(&format!("data/hsn/map.txt:{n}: hex 1735: no such hex in column 17 (rows 01–34)")), "{e}");
 
     let e = parse_error(&text.replacen("[routes]", "[routes]\nroad: 1715 1717", 1));
-    assert!(
-        e.contains("1717") && e.contains("1715") && e.contains("neighbour"),
-        "{e}"
-    );
+    assert!(e.contains("1717") && e.contains("1715") && e.contains("neighbour"), "{e}");
 
     let e = parse_error(&text.replacen("[hexsides]", "[hexsides]\nford: 3012/3013", 1));
     let n = line_of(&text, "[hexsides]") + 1;
-    assert!(
-        e.starts_with(&format!("data/hsn/map.txt:{n}: ford on hexside 3012/3013")),
-        "{e}"
-    );
+    assert!(e.starts_with(&format!("data/hsn/map.txt:{n}: ford on hexside 3012/3013")), "{e}");
 
     let e = parse_error(&text.replacen("[hexes]", "[towns]", 1));
     assert!(e.contains("unknown section `[towns]`"), "{e}");
@@ -466,4 +400,41 @@ fn the_svg_draws_every_playable_hex_once() {
     assert!(svg.contains("<title>4610 rough"));
     assert!(svg.contains("<title>5707 city — Nashville"));
     assert_eq!(svg, render::svg(&m));
+}
+
+/// Railroad hexes reachable from `start` in at most `steps` railroad hexsides, with the count.
+fn by_rail(m: &Map, start: Hex, steps: u16) -> Vec<(Hex, u16)> {
+    let mut seen = vec![(start, 0u16)];
+    let mut queue = VecDeque::from([(start, 0u16)]);
+    while let Some((hex, d)) = queue.pop_front() {
+        if d == steps {
+            continue;
+        }
+        for (_, n) in m.neighbors(hex) {
+            if m.hexside(hex, n).contains(Hexside::RAILROAD) && seen.iter().all(|(s, _)| *s != n) {
+                seen.push((n, d + 1));
+                queue.push_back((n, d + 1));
+            }
+        }
+    }
+    seen
+}
+
+/// HSN Sc 1 "Moore": 43 railroad hexes take Moore from Nashville to Columbia, so the Nashville &
+/// Decatur line must be that short; and every railroad station of the rules is on a railroad.
+#[test]
+fn the_railroads_fit_the_scenario_rules() {
+    let m = map();
+    let reach = by_rail(&m, h("5707"), 43);
+    for want in ["4910", "4010", "3213", "1913", "1714", "1715", "5514", "5519", "5523", "5327", "5232"] {
+        assert!(reach.iter().any(|(x, _)| *x == h(want)), "{want} should be within 43 railroad hexes of Nashville");
+    }
+    for (hex, features) in m.featured_hexes() {
+        if features.contains(&HexFeature::Station) {
+            assert!(
+                m.neighbors(hex).any(|(_, n)| m.hexside(hex, n).contains(Hexside::RAILROAD)),
+                "station {hex} is not on a railroad"
+            );
+        }
+    }
 }

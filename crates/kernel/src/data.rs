@@ -47,21 +47,13 @@ impl DataError {
     /// A validation error at a byte offset of `text` (use `toml::Spanned` to keep offsets).
     #[must_use]
     pub fn at(file: &str, text: &str, offset: usize, message: impl Into<String>) -> DataError {
-        DataError::Invalid {
-            file: file.to_string(),
-            line: Some(line_of(text, offset)),
-            message: message.into(),
-        }
+        DataError::Invalid { file: file.to_string(), line: Some(line_of(text, offset)), message: message.into() }
     }
 
     /// A validation error with no line.
     #[must_use]
     pub fn invalid(file: &str, message: impl Into<String>) -> DataError {
-        DataError::Invalid {
-            file: file.to_string(),
-            line: None,
-            message: message.into(),
-        }
+        DataError::Invalid { file: file.to_string(), line: None, message: message.into() }
     }
 }
 
@@ -74,10 +66,7 @@ pub fn line_of(text: &str, offset: usize) -> usize {
 
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let end = offset.min(text.len());
-    let line_start = text.as_bytes()[..end]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
+    let line_start = text.as_bytes()[..end].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
     (line_of(text, end), end - line_start + 1)
 }
 
@@ -86,10 +75,7 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 /// # Errors
 /// The file cannot be read.
 pub fn read(path: &Path) -> Result<String, DataError> {
-    std::fs::read_to_string(path).map_err(|source| DataError::Io {
-        file: path.display().to_string(),
-        source,
-    })
+    std::fs::read_to_string(path).map_err(|source| DataError::Io { file: path.display().to_string(), source })
 }
 
 /// Parses TOML text into `T`.
@@ -99,12 +85,7 @@ pub fn read(path: &Path) -> Result<String, DataError> {
 pub fn parse_toml<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, DataError> {
     toml::from_str(text).map_err(|e| {
         let (line, column) = e.span().map_or((1, 1), |s| line_col(text, s.start));
-        DataError::Parse {
-            file: file.to_string(),
-            line,
-            column,
-            message: e.message().trim().to_string(),
-        }
+        DataError::Parse { file: file.to_string(), line, column, message: e.message().trim().to_string() }
     })
 }
 
@@ -121,17 +102,10 @@ pub fn load_toml<T: DeserializeOwned>(path: &Path) -> Result<T, DataError> {
 /// # Errors
 /// A malformed row or a field of the wrong type, naming the line and the column's header.
 pub fn parse_csv<T: DeserializeOwned>(text: &str, file: &str) -> Result<Vec<(usize, T)>, DataError> {
-    let mut reader = csv::ReaderBuilder::new()
-        .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
+    let mut reader = csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(text.as_bytes());
     let headers = reader
         .headers()
-        .map_err(|e| DataError::Parse {
-            file: file.to_string(),
-            line: 1,
-            column: 1,
-            message: e.to_string(),
-        })?
+        .map_err(|e| DataError::Parse { file: file.to_string(), line: 1, column: 1, message: e.to_string() })?
         .clone();
     let mut out = Vec::new();
     for record in reader.records() {
@@ -146,11 +120,7 @@ pub fn parse_csv<T: DeserializeOwned>(text: &str, file: &str) -> Result<Vec<(usi
                     .unwrap_or_default(),
                 _ => String::new(),
             };
-            DataError::Invalid {
-                file: file.to_string(),
-                line: Some(line),
-                message: format!("{field}{e}"),
-            }
+            DataError::Invalid { file: file.to_string(), line: Some(line), message: format!("{field}{e}") }
         })?;
         out.push((line, row));
     }
@@ -159,11 +129,7 @@ pub fn parse_csv<T: DeserializeOwned>(text: &str, file: &str) -> Result<Vec<(usi
 
 fn csv_error(file: &str, e: &csv::Error) -> DataError {
     let line = e.position().map_or(0, |p| p.line() as usize);
-    DataError::Invalid {
-        file: file.to_string(),
-        line: Some(line),
-        message: e.to_string(),
-    }
+    DataError::Invalid { file: file.to_string(), line: Some(line), message: e.to_string() }
 }
 
 /// Reads and parses a CSV file.
@@ -192,10 +158,7 @@ mod tests {
         let msg = err.to_string();
         assert!(msg.starts_with("x.toml:2:"), "{msg}");
         let err = parse_toml::<Row>("name = \"a\"\nvalue = 1\nextra = 2\n", "x.toml").expect_err("unknown key");
-        assert!(
-            err.to_string().starts_with("x.toml:3:") && err.to_string().contains("extra"),
-            "{err}"
-        );
+        assert!(err.to_string().starts_with("x.toml:3:") && err.to_string().contains("extra"), "{err}");
     }
 
     #[test]

@@ -13,9 +13,7 @@ impl Dice {
     /// Dice for a seed.
     #[must_use]
     pub fn new(seed: u64) -> Dice {
-        Dice {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-        }
+        Dice { rng: ChaCha8Rng::seed_from_u64(seed) }
     }
 
     /// One six-sided die, unbiased (rejection sampling).

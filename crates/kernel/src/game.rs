@@ -143,28 +143,16 @@ impl<R: Rules> Game<R> {
     }
 
     fn manual_roll_decision(&self, req: &RollRequest) -> Decision {
-        let which = if req.dice > 1 {
-            format!(" (die {} of {})", self.manual_dice.len() + 1, req.dice)
-        } else {
-            String::new()
-        };
-        let mods: Vec<String> = req
-            .modifiers
-            .iter()
-            .map(|m| format!("{:+} {} [{}]", m.value, m.label, m.rule))
-            .collect();
-        let mods = if mods.is_empty() {
-            String::new()
-        } else {
-            format!("; modifiers: {}", mods.join(", "))
-        };
+        let which =
+            if req.dice > 1 { format!(" (die {} of {})", self.manual_dice.len() + 1, req.dice) } else { String::new() };
+        let mods: Vec<String> =
+            req.modifiers.iter().map(|m| format!("{:+} {} [{}]", m.value, m.label, m.rule)).collect();
+        let mods = if mods.is_empty() { String::new() } else { format!("; modifiers: {}", mods.join(", ")) };
         Decision {
             side: req.side.clone(),
             kind: "roll".to_string(),
             prompt: format!("Roll for {} [{}]{which}{mods}", req.purpose, req.rule),
-            options: (1..=6)
-                .map(|d| Choice::new(format!("{DIE_PREFIX}{d}"), format!("rolled {d}")))
-                .collect(),
+            options: (1..=6).map(|d| Choice::new(format!("{DIE_PREFIX}{d}"), format!("rolled {d}"))).collect(),
         }
     }
 
@@ -252,9 +240,7 @@ impl<R: Rules> Game<R> {
         R: Clone,
     {
         if !self.can_undo() {
-            return Err(GameError::Undo(
-                "the last choice was followed by a die roll or a change of player",
-            ));
+            return Err(GameError::Undo("the last choice was followed by a die roll or a change of player"));
         }
         let keep = self.actions[..self.actions.len() - 1].to_vec();
         let floor = self.undo_floor;
@@ -283,10 +269,7 @@ impl<R: Rules> Game<R> {
                 .actions
                 .iter()
                 .zip(self.chain.iter().skip(1))
-                .map(|(a, h)| SavedAction {
-                    choice: a.clone(),
-                    chain: hex(h),
-                })
+                .map(|(a, h)| SavedAction { choice: a.clone(), chain: hex(h) })
                 .collect(),
             state_hash: self.state_hash(),
         }
@@ -317,8 +300,7 @@ impl<R: Rules> Game<R> {
         }
         let mut g = Game::new(rules, start, save.setup.clone());
         for (i, a) in save.actions.iter().enumerate() {
-            g.choose(&a.choice)
-                .map_err(|e| SaveError::Replay(i + 1, e.to_string()))?;
+            g.choose(&a.choice).map_err(|e| SaveError::Replay(i + 1, e.to_string()))?;
         }
         if g.state_hash() != save.state_hash {
             return Err(SaveError::StateHash);

@@ -16,10 +16,7 @@ impl Choice {
     /// A choice from id and label.
     #[must_use]
     pub fn new(id: impl Into<String>, label: impl Into<String>) -> Choice {
-        Choice {
-            id: id.into(),
-            label: label.into(),
-        }
+        Choice { id: id.into(), label: label.into() }
     }
 }
 
@@ -51,11 +48,7 @@ impl Modifier {
     /// A modifier.
     #[must_use]
     pub fn new(label: impl Into<String>, value: i32, rule: impl Into<String>) -> Modifier {
-        Modifier {
-            label: label.into(),
-            value,
-            rule: rule.into(),
-        }
+        Modifier { label: label.into(), value, rule: rule.into() }
     }
 }
 

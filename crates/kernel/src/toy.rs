@@ -34,10 +34,7 @@ pub struct Race {
 
 impl Default for Race {
     fn default() -> Race {
-        Race {
-            target: 15,
-            max_turns: 30,
-        }
+        Race { target: 15, max_turns: 30 }
     }
 }
 
@@ -79,11 +76,7 @@ impl Race {
 
     fn roll_request(state: &RaceState, dice: u8) -> RollRequest {
         let side = SIDES[state.to_move % 2];
-        let modifiers = if dice == 2 {
-            vec![Modifier::new("rolling two dice", -1, "Race 3")]
-        } else {
-            Vec::new()
-        };
+        let modifiers = if dice == 2 { vec![Modifier::new("rolling two dice", -1, "Race 3")] } else { Vec::new() };
         RollRequest {
             side: side.to_string(),
             purpose: format!("{side} advances"),
@@ -169,10 +162,7 @@ impl Rules for Race {
         state.rolling = Some(dice);
         state.log.push(LogEntry {
             turn: state.turn,
-            text: format!(
-                "{side} chooses to roll {dice} {}.",
-                if dice == 1 { "die" } else { "dice" }
-            ),
+            text: format!("{side} chooses to roll {dice} {}.", if dice == 1 { "die" } else { "dice" }),
             rule: Some("Race 2".to_string()),
             roll: None,
         });
@@ -264,13 +254,7 @@ pub fn toy_load(save: &Save) -> Result<Game<Race>, SaveError> {
 /// A setup for a Race: system `toy`, scenario `race`.
 #[must_use]
 pub fn toy_setup(seed: u64, dice: crate::DiceMode) -> Setup {
-    Setup {
-        system: "toy".to_string(),
-        scenario: "race".to_string(),
-        seed,
-        dice,
-        options: Vec::new(),
-    }
+    Setup { system: "toy".to_string(), scenario: "race".to_string(), seed, dice, options: Vec::new() }
 }
 
 #[cfg(test)]
@@ -299,12 +283,7 @@ mod tests {
         assert!(g.choose("die:1").is_ok());
         assert!(g.choose("die:1").is_ok());
         assert_eq!(g.state().scores, [1, 0]);
-        let roll = g
-            .log()
-            .iter()
-            .rev()
-            .find_map(|e| e.roll.clone())
-            .expect("a roll is logged");
+        let roll = g.log().iter().rev().find_map(|e| e.roll.clone()).expect("a roll is logged");
         assert_eq!(roll.dice, vec![1, 1]);
         assert_eq!(roll.total, 1);
         assert_eq!(roll.modifiers[0].rule, "Race 3");

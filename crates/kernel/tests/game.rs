@@ -23,8 +23,7 @@ fn play_randomly(g: &mut Game<Race>, player_seed: u64) -> Vec<String> {
     let mut steps = 0;
     while let Some(d) = g.pending() {
         let id = random_choice(&d, &mut player).to_string();
-        g.choose(&id)
-            .expect("a random choice among the offered options is accepted");
+        g.choose(&id).expect("a random choice among the offered options is accepted");
         steps += 1;
         assert!(steps < 10_000, "the game does not end");
     }
@@ -53,13 +52,7 @@ fn same_setup_and_same_choices_give_the_same_state_hash() {
     assert_eq!(a.state(), b.state());
     assert_eq!(a.state_hash().len(), 64);
     // The dice really are part of it: another seed gives other rolls.
-    let rolls = |g: &Game<Race>| {
-        g.log()
-            .iter()
-            .filter_map(|e| e.roll.clone())
-            .map(|r| r.dice)
-            .collect::<Vec<_>>()
-    };
+    let rolls = |g: &Game<Race>| g.log().iter().filter_map(|e| e.roll.clone()).map(|r| r.dice).collect::<Vec<_>>();
     assert_eq!(rolls(&a).len(), 3);
     let other = (43..60).map(midgame).find(|g| rolls(g) != rolls(&a));
     assert!(other.is_some(), "17 other seeds all rolled the same dice");
@@ -124,10 +117,7 @@ fn a_save_with_one_choice_altered_is_refused() {
     save.actions[2].choice = "roll:2".to_string(); // was `pass`
     let err = toy_load(&save).err().expect("refused");
     assert!(matches!(err, SaveError::Chain(3)), "{err:?}");
-    assert_eq!(
-        err.to_string(),
-        "the save has been altered or corrupted: the hash chain breaks at choice 3"
-    );
+    assert_eq!(err.to_string(), "the save has been altered or corrupted: the hash chain breaks at choice 3");
 }
 
 #[test]
@@ -159,10 +149,7 @@ fn a_save_with_its_state_hash_altered_is_refused() {
     save.state_hash = "0".repeat(64);
     let err = toy_load(&save).err().expect("refused");
     assert!(matches!(err, SaveError::StateHash), "{err:?}");
-    assert_eq!(
-        err.to_string(),
-        "the save has been altered or corrupted: the replayed state does not match its hash"
-    );
+    assert_eq!(err.to_string(), "the save has been altered or corrupted: the replayed state does not match its hash");
 }
 
 #[test]
@@ -173,10 +160,7 @@ fn a_save_with_a_wrong_version_is_refused() {
     assert!(matches!(err, SaveError::Version(v) if v == SAVE_VERSION + 1), "{err:?}");
     assert_eq!(
         err.to_string(),
-        format!(
-            "save version {} is not supported (this program reads version {SAVE_VERSION})",
-            SAVE_VERSION + 1
-        )
+        format!("save version {} is not supported (this program reads version {SAVE_VERSION})", SAVE_VERSION + 1)
     );
 }
 
@@ -192,9 +176,7 @@ fn a_save_with_a_wrong_format_name_is_refused() {
 #[test]
 fn garbage_json_is_refused_as_not_a_save() {
     for text in ["", "not json", "{", "[1,2,3]", "{\"format\":\"caisson-save\"}", "null"] {
-        let err = Save::from_json(text)
-            .err()
-            .unwrap_or_else(|| panic!("`{text}` parsed as a save"));
+        let err = Save::from_json(text).err().unwrap_or_else(|| panic!("`{text}` parsed as a save"));
         assert!(matches!(err, SaveError::Parse(_)), "{text}: {err:?}");
         assert!(err.to_string().starts_with("not a Caisson save: "), "{err}");
     }
@@ -221,11 +203,7 @@ fn a_save_whose_altered_choice_has_a_recomputed_chain_is_refused_on_replay() {
     }
     let err = toy_load(&save).err().expect("refused");
     assert!(matches!(err, SaveError::Replay(1, _)), "{err:?}");
-    assert!(
-        err.to_string()
-            .starts_with("the save does not replay: choice 1 is refused"),
-        "{err}"
-    );
+    assert!(err.to_string().starts_with("the save does not replay: choice 1 is refused"), "{err}");
 }
 
 #[test]
@@ -256,10 +234,7 @@ fn an_illegal_choice_is_an_error_and_changes_nothing() {
     let pending = g.pending();
     for bad in ["roll:3", "", "ROLL:1", "die:4", "pass ", "roll:1\n"] {
         let err = g.choose(bad).err().unwrap_or_else(|| panic!("`{bad}` accepted"));
-        assert!(
-            matches!(err, GameError::Rule(RuleError::NotAnOption(ref o)) if o == bad),
-            "{err:?}"
-        );
+        assert!(matches!(err, GameError::Rule(RuleError::NotAnOption(ref o)) if o == bad), "{err:?}");
         assert!(err.to_string().contains("is not one of the options now"), "{err}");
         assert_eq!(g.state_hash(), hash);
         assert_eq!(g.actions(), actions.as_slice());
@@ -304,12 +279,7 @@ fn entering_a_seeded_games_dice_by_hand_reproduces_it() {
     for seed in [1, 2, 3, 99] {
         let mut seeded = toy_game(&toy_setup(seed, DiceMode::Seeded));
         let choices = play_randomly(&mut seeded, seed + 1000);
-        let dice: Vec<u8> = seeded
-            .log()
-            .iter()
-            .filter_map(|e| e.roll.as_ref())
-            .flat_map(|r| r.dice.clone())
-            .collect();
+        let dice: Vec<u8> = seeded.log().iter().filter_map(|e| e.roll.as_ref()).flat_map(|r| r.dice.clone()).collect();
         assert!(!dice.is_empty());
 
         let mut manual = toy_game(&toy_setup(seed, DiceMode::Manual));
@@ -320,14 +290,9 @@ fn entering_a_seeded_games_dice_by_hand_reproduces_it() {
             } else {
                 choices.next().expect("a recorded choice for every decision").clone()
             };
-            manual
-                .choose(&id)
-                .unwrap_or_else(|e| panic!("seed {seed}: `{id}` refused: {e}"));
+            manual.choose(&id).unwrap_or_else(|e| panic!("seed {seed}: `{id}` refused: {e}"));
         }
-        assert!(
-            choices.next().is_none() && dice.next().is_none(),
-            "seed {seed}: leftovers"
-        );
+        assert!(choices.next().is_none() && dice.next().is_none(), "seed {seed}: leftovers");
         assert_eq!(manual.state_hash(), seeded.state_hash(), "seed {seed}");
         assert_eq!(manual.log(), seeded.log());
     }
@@ -343,10 +308,7 @@ fn a_manual_roll_records_the_entered_dice_with_modifiers_and_rule() {
     assert_eq!(roll.total, 9);
     assert_eq!(roll.rule, "Race 2");
     assert_eq!(roll.modifiers.len(), 1);
-    assert_eq!(
-        (roll.modifiers[0].value, roll.modifiers[0].rule.as_str()),
-        (-1, "Race 3")
-    );
+    assert_eq!((roll.modifiers[0].value, roll.modifiers[0].rule.as_str()), (-1, "Race 3"));
     assert_eq!(g.state().scores, [9, 0]);
 }
 
@@ -439,9 +401,7 @@ fn random_choice_only_returns_offered_ids_and_reaches_them_all() {
             }
         }
     }
-    let expected = [
-        "die:1", "die:2", "die:3", "die:4", "die:5", "die:6", "pass", "roll:1", "roll:2",
-    ];
+    let expected = ["die:1", "die:2", "die:3", "die:4", "die:5", "die:6", "pass", "roll:1", "roll:2"];
     assert_eq!(seen.into_iter().collect::<Vec<_>>(), expected);
 }
 

@@ -27,14 +27,8 @@ impl Registry for ToyRegistry {
     fn new_game(&self, setup: &Setup) -> Result<Box<dyn DynGame>, String> {
         match setup.scenario.as_str() {
             "race" => Ok(Box::new(toy_game(setup))),
-            "boom" => Ok(Box::new(Boom {
-                game: toy_game(setup),
-                after: false,
-            })),
-            "boom-after" => Ok(Box::new(Boom {
-                game: toy_game(setup),
-                after: true,
-            })),
+            "boom" => Ok(Box::new(Boom { game: toy_game(setup), after: false })),
+            "boom-after" => Ok(Box::new(Boom { game: toy_game(setup), after: true })),
             other => Err(format!("no scenario `{other}`")),
         }
     }
@@ -46,6 +40,9 @@ impl Registry for ToyRegistry {
     }
     fn notices(&self, scenario: &str) -> Result<Vec<String>, String> {
         Ok(vec![format!("{scenario} is a toy: nothing here is history.")])
+    }
+    fn reconstructed(&self, scenario: &str) -> Result<Vec<String>, String> {
+        Ok(vec![format!("{scenario}: every number is made up")])
     }
     fn render_map_svg(&self, map: &str) -> Result<String, String> {
         match map {

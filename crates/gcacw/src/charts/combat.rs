@@ -80,10 +80,7 @@ impl FromStr for CombatResult {
 
     /// Reads a chart code: "-", "1", "2Dr", "fa", "3DR*".
     fn from_str(s: &str) -> Result<CombatResult, ParseResultError> {
-        let bad = |reason: &str| ParseResultError {
-            code: s.to_string(),
-            reason: reason.to_string(),
-        };
+        let bad = |reason: &str| ParseResultError { code: s.to_string(), reason: reason.to_string() };
         let mut r = CombatResult::default();
         if s == "-" || s == "—" {
             return Ok(r);
@@ -228,10 +225,7 @@ fn columns(cx: &FileCtx, raw: &[Spanned<ColumnRaw>]) -> Result<Vec<Column>, Data
         if col.to.is_some_and(|t| t < col.from) {
             return Err(cx.err(&span, "`to` is below `from`"));
         }
-        out.push(Column {
-            label: col.label.clone(),
-            from: col.from.ceil(),
-        });
+        out.push(Column { label: col.label.clone(), from: col.from.ceil() });
         next = col.to.map(|t| t + Half::whole(1));
     }
     if next.is_some() || out.is_empty() {
@@ -297,13 +291,7 @@ impl CombatChart {
                 return Err(cx.whole(format!("row {d} is missing")));
             }
         }
-        Ok(CombatChart {
-            defender_columns,
-            attacker_columns,
-            lowest,
-            highest,
-            rows,
-        })
+        Ok(CombatChart { defender_columns, attacker_columns, lowest, highest, rows })
     }
 }
 
@@ -366,11 +354,7 @@ impl RatioChart {
                 &format!("{}-{} → {}", r.attacker, r.defender, signed(i32::from(r.modifier))),
                 source,
             );
-            out.push(Ratio {
-                attacker: r.attacker,
-                defender: r.defender,
-                modifier: r.modifier,
-            });
+            out.push(Ratio { attacker: r.attacker, defender: r.defender, modifier: r.modifier });
         }
         if !out.iter().any(|r| r.attacker == 1 && r.defender == 1) {
             return Err(cx.whole("the 1-1 ratio is missing"));
@@ -414,11 +398,7 @@ pub struct ArtilleryModifier {
 
 impl ArtilleryModifier {
     /// No effect.
-    pub const NE: ArtilleryModifier = ArtilleryModifier {
-        value: 0,
-        only_on: None,
-        otherwise: 0,
-    };
+    pub const NE: ArtilleryModifier = ArtilleryModifier { value: 0, only_on: None, otherwise: 0 };
 
     /// Whether a die must be rolled to settle the modifier.
     #[must_use]
@@ -467,22 +447,10 @@ impl FromStr for ArtilleryModifier {
             .parse()
             .map_err(|_| format!("bad artillery cell `{s}` (expected NE, -2, +1*, +2† ...)"))?;
         Ok(match mark {
-            None => ArtilleryModifier {
-                value,
-                only_on: None,
-                otherwise: 0,
-            },
-            Some('*') => ArtilleryModifier {
-                value,
-                only_on: Some(Parity::Even),
-                otherwise: 0,
-            },
+            None => ArtilleryModifier { value, only_on: None, otherwise: 0 },
+            Some('*') => ArtilleryModifier { value, only_on: Some(Parity::Even), otherwise: 0 },
             // "†": the printed value on an even roll, one less on an odd roll (GCACW 7.4).
-            Some(_) => ArtilleryModifier {
-                value,
-                only_on: Some(Parity::Even),
-                otherwise: value - value.signum(),
-            },
+            Some(_) => ArtilleryModifier { value, only_on: Some(Parity::Even), otherwise: value - value.signum() },
         })
     }
 }
@@ -550,12 +518,7 @@ impl ArtilleryChart {
                 (0, None, _) => {}
                 (0, Some(_), _) => return Err(cx.err(&span, format!("`{}`: the first band has no `from`", band.label))),
                 (_, Some(from), Some(e)) if from == e => {}
-                _ => {
-                    return Err(cx.err(
-                        &span,
-                        format!("`{}` must start right after the band before", band.label),
-                    ))
-                }
+                _ => return Err(cx.err(&span, format!("`{}` must start right after the band before", band.label))),
             }
             match (last, band.to) {
                 (true, None) => {}
@@ -613,11 +576,7 @@ impl ArtilleryChart {
             }
             _ => return Err(cx.whole("mark the provisional-swamp lines for both `dry` and `rain`")),
         }
-        Ok(ArtilleryChart {
-            uppers,
-            lines,
-            by_terrain,
-        })
+        Ok(ArtilleryChart { uppers, lines, by_terrain })
     }
 }
 
@@ -723,15 +682,9 @@ impl Charts {
         let row = differential.clamp(c.lowest, c.highest);
         let d = pick(&c.defender_columns, defender_cv);
         let a = pick(&c.attacker_columns, attacker_cv);
-        let (def, att) = c
-            .rows
-            .get(&row)
-            .map_or((CombatResult::default(), CombatResult::default()), |(dr, ar)| {
-                (
-                    dr.get(d).copied().unwrap_or_default(),
-                    ar.get(a).copied().unwrap_or_default(),
-                )
-            });
+        let (def, att) = c.rows.get(&row).map_or((CombatResult::default(), CombatResult::default()), |(dr, ar)| {
+            (dr.get(d).copied().unwrap_or_default(), ar.get(a).copied().unwrap_or_default())
+        });
         CombatCells {
             defender: def,
             attacker: att,
@@ -749,15 +702,9 @@ impl Charts {
     pub fn ratio(&self, attacker: Half, defender: Half) -> (String, i8) {
         let rows = &self.ratio.0;
         let (a, d) = (u32::from(attacker.halves()), u32::from(defender.halves()));
-        let best = rows
-            .iter()
-            .rev()
-            .find(|r| u32::from(r.attacker) * d <= a * u32::from(r.defender))
-            .or_else(|| rows.first());
-        best.map_or_else(
-            || ("1-1".to_string(), 0),
-            |r| (format!("{}-{}", r.attacker, r.defender), r.modifier),
-        )
+        let best =
+            rows.iter().rev().find(|r| u32::from(r.attacker) * d <= a * u32::from(r.defender)).or_else(|| rows.first());
+        best.map_or_else(|| ("1-1".to_string(), 0), |r| (format!("{}-{}", r.attacker, r.defender), r.modifier))
     }
 
     /// The Artillery Modifier Summary (GCACW 7.4): `differential` = attacker's Artillery total
@@ -772,11 +719,7 @@ impl Charts {
         let Some(line) = a.by_terrain.get(&defender_terrain).and_then(|i| a.lines.get(*i)) else {
             return ArtilleryModifier::NE;
         };
-        let col = a
-            .uppers
-            .iter()
-            .position(|up| differential <= *up)
-            .unwrap_or(a.uppers.len());
+        let col = a.uppers.iter().position(|up| differential <= *up).unwrap_or(a.uppers.len());
         line.cells.get(col).copied().unwrap_or(ArtilleryModifier::NE)
     }
 
@@ -793,11 +736,6 @@ impl Charts {
     #[must_use]
     pub fn grand_assault_extra_loss(&self, attacker_cv: Half) -> u8 {
         let v = attacker_cv.ceil();
-        self.maximum
-            .extra
-            .iter()
-            .rev()
-            .find(|(from, _)| *from <= v)
-            .map_or(0, |(_, e)| *e)
+        self.maximum.extra.iter().rev().find(|(from, _)| *from <= v).map_or(0, |(_, e)| *e)
     }
 }

@@ -44,10 +44,7 @@ impl StrengthChart {
                 let msg = if r.manpower > expected {
                     format!("manpower {expected} is missing (this row is manpower {})", r.manpower)
                 } else {
-                    format!(
-                        "manpower {} is out of order or repeated; expected manpower {expected}",
-                        r.manpower
-                    )
+                    format!("manpower {} is out of order or repeated; expected manpower {expected}", r.manpower)
                 };
                 return Err(cx.err(&span, msg));
             }
@@ -63,21 +60,13 @@ impl StrengthChart {
             if values.last().is_some_and(|prev| *prev > cv) {
                 return Err(cx.err(&span, "`disorganized_cv` must not fall as Manpower rises"));
             }
-            note(
-                notes,
-                "Strength markers",
-                &format!("disorganized Manpower {} has Combat {cv}", r.manpower),
-                source,
-            );
+            note(notes, "Strength markers", &format!("disorganized Manpower {} has Combat {cv}", r.manpower), source);
             values.push(cv);
         }
         if values.len() != usize::from(HSN_MAX_MANPOWER) {
             let next = values.len() + 1;
             return match f.row.last() {
-                Some(last) => Err(cx.err(
-                    &last.span(),
-                    format!("manpower {next} to {HSN_MAX_MANPOWER} are missing"),
-                )),
+                Some(last) => Err(cx.err(&last.span(), format!("manpower {next} to {HSN_MAX_MANPOWER} are missing"))),
                 None => Err(cx.whole(format!("manpower 1 to {HSN_MAX_MANPOWER} are missing"))),
             };
         }
@@ -116,9 +105,7 @@ impl FromStr for EmtResult {
             "1" => Ok(EmtResult::Loss(1)),
             "2" => Ok(EmtResult::Loss(2)),
             "3" => Ok(EmtResult::Loss(3)),
-            _ => Err(format!(
-                "unknown Extended March result `{s}` (expected NE, D, 1, 2 or 3)"
-            )),
+            _ => Err(format!("unknown Extended March result `{s}` (expected NE, D, 1, 2 or 3)")),
         }
     }
 }
@@ -173,11 +160,7 @@ impl ExtendedMarchTable {
         if f.lowest > f.highest {
             return Err(cx.whole("`lowest` is above `highest`"));
         }
-        let mut table = ExtendedMarchTable {
-            lowest: f.lowest,
-            highest: f.highest,
-            cells: BTreeMap::new(),
-        };
+        let mut table = ExtendedMarchTable { lowest: f.lowest, highest: f.highest, cells: BTreeMap::new() };
         for g in &f.group {
             let span = g.span();
             let group = g.get_ref();
@@ -203,10 +186,7 @@ impl ExtendedMarchTable {
                         return Err(cx.err(&span, format!("roll {roll} is outside {} to {}", f.lowest, f.highest)));
                     }
                     if table.cells.insert((*col, *roll), result).is_some() {
-                        return Err(cx.err(
-                            &span,
-                            format!("cell {} / roll {roll} is given twice", column_name(*col)),
-                        ));
+                        return Err(cx.err(&span, format!("cell {} / roll {roll} is given twice", column_name(*col))));
                     }
                 }
             }
@@ -273,11 +253,7 @@ impl Charts {
     pub fn extended_march(&self, modified_roll: i32, organized: bool, manpower: u8) -> EmtResult {
         let t = &self.emt;
         let roll = modified_roll.clamp(t.lowest, t.highest);
-        let col = if organized {
-            None
-        } else {
-            Some(manpower.clamp(1, HSN_MAX_MANPOWER))
-        };
+        let col = if organized { None } else { Some(manpower.clamp(1, HSN_MAX_MANPOWER)) };
         t.cells.get(&(col, roll)).copied().unwrap_or(EmtResult::NoEffect)
     }
 }

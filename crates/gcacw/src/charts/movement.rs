@@ -141,12 +141,7 @@ impl TerrainChart {
             let t = r.terrain.0;
             let rule = match (r.cost, r.rain_cost, r.route_only, r.dry_as, r.rain_as, r.prohibited) {
                 (Some(normal), Some(rain), None, None, None, false) => {
-                    note(
-                        notes,
-                        TERRAIN_CHART,
-                        &format!("{t} costs {normal} MP (rain {rain})"),
-                        source,
-                    );
+                    note(notes, TERRAIN_CHART, &format!("{t} costs {normal} MP (rain {rain})"), source);
                     TerrainRule::Cost { normal, rain }
                 }
                 (None, None, Some(need), None, None, false) => {
@@ -154,16 +149,8 @@ impl TerrainChart {
                     TerrainRule::RouteOnly(need)
                 }
                 (None, None, None, Some(dry), Some(rain), false) => {
-                    note(
-                        notes,
-                        TERRAIN_CHART,
-                        &format!("{t} acts as {} (rain {})", dry.0, rain.0),
-                        source,
-                    );
-                    TerrainRule::Acts {
-                        dry: dry.0,
-                        rain: rain.0,
-                    }
+                    note(notes, TERRAIN_CHART, &format!("{t} acts as {} (rain {})", dry.0, rain.0), source);
+                    TerrainRule::Acts { dry: dry.0, rain: rain.0 }
                 }
                 (None, None, None, None, None, true) => TerrainRule::Prohibited,
                 _ => {
@@ -210,11 +197,7 @@ impl TerrainChart {
                 &format!("{} costs {} MP (rain {})", r.route.key(), r.cost, r.rain_cost),
                 source,
             );
-            let cost = RouteCost {
-                normal: r.cost,
-                rain: r.rain_cost,
-                mountain,
-            };
+            let cost = RouteCost { normal: r.cost, rain: r.rain_cost, mountain };
             if routes.insert(r.route, cost).is_some() {
                 return Err(cx.err(&span, format!("route `{}` is listed twice", r.route.key())));
             }
@@ -226,17 +209,8 @@ impl TerrainChart {
         }
         let ridge_source = f.ridge.get_ref().source.as_deref().unwrap_or(&f.source);
         cx.check_source(&f.ridge.span(), ridge_source)?;
-        note(
-            notes,
-            TERRAIN_CHART,
-            &format!("ridge +{} MP", f.ridge.get_ref().extra),
-            ridge_source,
-        );
-        Ok(TerrainChart {
-            rules,
-            routes,
-            ridge: f.ridge.get_ref().extra,
-        })
+        note(notes, TERRAIN_CHART, &format!("ridge +{} MP", f.ridge.get_ref().extra), ridge_source);
+        Ok(TerrainChart { rules, routes, ridge: f.ridge.get_ref().extra })
     }
 }
 
@@ -357,12 +331,8 @@ pub enum AttackType {
 
 impl AttackType {
     /// Every attack type.
-    pub const ALL: [AttackType; 4] = [
-        AttackType::ColumnOfRoute,
-        AttackType::Hasty,
-        AttackType::Normal,
-        AttackType::Prepared,
-    ];
+    pub const ALL: [AttackType; 4] =
+        [AttackType::ColumnOfRoute, AttackType::Hasty, AttackType::Normal, AttackType::Prepared];
 }
 
 /// Cost and modifier of an attack type (GCACW 6.1, 7.4).
@@ -411,12 +381,8 @@ impl AttackTypes {
             let source = r.source.as_deref().unwrap_or(&f.source);
             cx.check_source(&span, source)?;
             note(notes, "Attack Types", &format!("{:?}", r.kind), source);
-            let value = AttackTypeRow {
-                infantry_mp: r.infantry_mp,
-                cavalry_mp: r.cavalry_mp,
-                drm: r.drm,
-                min_ma: r.min_ma,
-            };
+            let value =
+                AttackTypeRow { infantry_mp: r.infantry_mp, cavalry_mp: r.cavalry_mp, drm: r.drm, min_ma: r.min_ma };
             if map.insert(r.kind, value).is_some() {
                 return Err(cx.err(&span, format!("attack type {:?} is listed twice", r.kind)));
             }
@@ -514,16 +480,8 @@ impl MovementAllowances {
             if !(1..=2).contains(&r.dice) {
                 return Err(cx.err(&span, "`dice` must be 1 or 2"));
             }
-            let dice = Dice {
-                dice: r.dice,
-                plus: r.plus,
-            };
-            note(
-                notes,
-                "Movement Allowance",
-                &format!("{} {:?}: {dice}", r.side, r.mover),
-                source,
-            );
+            let dice = Dice { dice: r.dice, plus: r.plus };
+            note(notes, "Movement Allowance", &format!("{} {:?}: {dice}", r.side, r.mover), source);
             if map.insert((r.side, r.mover), dice).is_some() {
                 return Err(cx.err(&span, format!("{} {:?} is listed twice", r.side, r.mover)));
             }
@@ -671,10 +629,6 @@ impl Charts {
     /// activation) are applied by the caller.
     #[must_use]
     pub fn movement_allowance(&self, side: Side, mover: Mover) -> Dice {
-        self.movement
-            .0
-            .get(&(side, mover))
-            .copied()
-            .unwrap_or(Dice { dice: 1, plus: 0 })
+        self.movement.0.get(&(side, mover)).copied().unwrap_or(Dice { dice: 1, plus: 0 })
     }
 }

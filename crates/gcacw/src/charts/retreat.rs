@@ -132,12 +132,7 @@ impl CavalryRetreatTable {
                     ))
                 }
             };
-            note(
-                notes,
-                "Cavalry Retreat Table",
-                &format!("{} {}", r.label, signed(i32::from(r.value))),
-                source,
-            );
+            note(notes, "Cavalry Retreat Table", &format!("{} {}", r.label, signed(i32::from(r.value))), source);
             modifiers.push(CavalryRetreatModifier {
                 label: r.label.clone(),
                 condition,
@@ -167,12 +162,7 @@ impl CavalryRetreatTable {
         if !bands.is_empty() && next.is_some() {
             return Err(cx.whole("the last Manpower band must be open-ended (no `to`)"));
         }
-        Ok(CavalryRetreatTable {
-            divide_by: f.divide_by,
-            loss_on_roll: f.loss_on_roll,
-            loss: f.loss,
-            modifiers,
-        })
+        Ok(CavalryRetreatTable { divide_by: f.divide_by, loss_on_roll: f.loss_on_roll, loss: f.loss, modifiers })
     }
 }
 
@@ -391,10 +381,7 @@ impl RetreatCharts {
                     enemy_occupied: false,
                     friendly_occupied: false,
                 };
-                let occupied = RetreatHex {
-                    enemy_occupied: true,
-                    ..hex
-                };
+                let occupied = RetreatHex { enemy_occupied: true, ..hex };
                 for h in [hex, occupied] {
                     if !rows.iter().any(|r| r.matches(&h)) {
                         return Err(cx.err(&cspan, format!("Retreat Chart {}: no description fits {h:?}", c.number)));
