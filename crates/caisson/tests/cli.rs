@@ -265,3 +265,36 @@ fn command_line_errors_exit_2_with_a_message() {
         assert!(!text(&out.stderr).is_empty());
     }
 }
+
+/// Random play through `caisson engine`, over a pipe, for every HSN scenario: every reply is a
+/// well-formed decision with options until the game ends, and the engine never fails. A release
+/// build (the README's test command) plays 100 seeds of each scenario; a debug build 2.
+#[test]
+fn random_play_through_the_engine_ends_every_scenario() {
+    let seeds: u64 = if cfg!(debug_assertions) { 2 } else { 100 };
+    let mut engine = EngineProcess::start();
+    let list = engine.ok(json!({"cmd": "scenarios"}));
+    let ids: Vec<String> = list["scenarios"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|s| s["id"].as_str().expect("id").to_string())
+        .collect();
+    assert_eq!(ids.len(), 9, "the nine HSN scenarios");
+    for id in &ids {
+        for seed in 1..=seeds {
+            let mut dice = caisson_kernel::Dice::new(seed ^ 0x5eed);
+            let mut reply = engine.ok(json!({"cmd": "new", "scenario": id, "seed": seed}));
+            let mut steps = 0u32;
+            while !reply["decision"].is_null() {
+                let options = reply["decision"]["options"].as_array().expect("options");
+                assert!(!options.is_empty(), "{id} seed {seed}: a decision without options: {reply}");
+                let pick = options[dice.below(options.len())]["id"].as_str().expect("id").to_string();
+                reply = engine.ok(json!({"cmd": "choose", "option": pick}));
+                steps += 1;
+                assert!(steps < 100_000, "{id} seed {seed}: the game does not end");
+            }
+        }
+    }
+    assert!(engine.finish().success());
+}

@@ -11,6 +11,9 @@ use crate::rules::{Gcacw, Settings};
 /// The rule-system id in saves.
 pub const SYSTEM: &str = "gcacw";
 
+/// The scenario ids of Hood Strikes North, in order.
+pub const HSN_IDS: [&str; 9] = crate::data::HSN_SCENARIOS;
+
 /// A scenario as listed to players.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct ScenarioInfo {
