@@ -113,6 +113,9 @@ pub fn options(rules: &Gcacw, state: &State, side: Side) -> Vec<Choice> {
             }
         }
     }
+    if side == Side::Confederate {
+        out.extend(crate::arrival::options(rules, state));
+    }
     let board = rules.board(state);
     for l in 0..state.leaders.len() {
         if rules.leader_counter(state, l).side == side && activation::eligible(rules, state, l, &board) {
@@ -134,6 +137,7 @@ pub fn start(rules: &Gcacw, state: &mut State, side: Side, option: &str) -> Opti
             state.activated_once.insert(u);
             state.stage = Stage::MarchAllowance { unit: u };
         }
+        "arrive" => crate::arrival::place(rules, state, option)?,
         "rail" => {
             let u = rules.unit_by_id(id)?;
             state.stage = Stage::RailMove { unit: u };

@@ -155,15 +155,15 @@ pub fn allowance_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
     let act = state.activation.as_ref()?;
     let c = rules.leader_counter(state, act.leader);
     let dice = rules.charts().movement_allowance(c.side, leader_mover(rules, state, act.leader));
-    let modifiers = if dice.plus == 0 {
-        Vec::new()
-    } else {
-        vec![Modifier::new(
+    let mut modifiers = Vec::new();
+    if dice.plus != 0 {
+        modifiers.push(Modifier::new(
             format!("{} {:?} activation", c.side, leader_mover(rules, state, act.leader)).to_lowercase(),
             i32::from(dice.plus),
             "GCACW 5.2",
-        )]
-    };
+        ));
+    }
+    modifiers.extend(crate::arrival::bonus(rules, state, &c.id));
     Some(RollRequest {
         side: c.side.id().into(),
         purpose: format!("Movement Allowance of {}'s activation", c.name),

@@ -7,6 +7,7 @@
 
 pub mod actions;
 pub mod activation;
+pub mod arrival;
 pub mod catalog;
 pub mod charts;
 pub mod data;

@@ -29,6 +29,7 @@ pub fn allowance_request(rules: &Gcacw, state: &State, u: usize) -> RollRequest 
     if dice.plus != 0 {
         modifiers.push(Modifier::new(format!("{side} {ty:?} march").to_lowercase(), i32::from(dice.plus), "GCACW 5.1"));
     }
+    modifiers.extend(crate::arrival::bonus(rules, state, rules.unit_id(state, u)));
     RollRequest {
         side: side.id().into(),
         purpose: format!("Movement Allowance of {}", rules.unit_name(state, u)),
@@ -313,6 +314,7 @@ pub fn moving_decision(rules: &Gcacw, state: &State, march: &March) -> Decision 
 pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &str) -> Option<()> {
     if option == "end" {
         state.note(format!("{} ends its march.", rules.unit_name(state, march.unit)), Some("GCACW 5.1"));
+        rules.update_releases(state, Some(march.unit));
         end_march(rules, state);
         return Some(());
     }
@@ -357,7 +359,9 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
     if s.ends && !s.zoc_to_zoc {
         state.note(format!("{name} entered an enemy zone of control and must stop."), Some("GCACW 6.2"));
     }
-    if s.ends || march.left == Half::whole(0) || state.units[u].hex.is_none() {
+    let over = s.ends || march.left == Half::whole(0) || state.units[u].hex.is_none();
+    rules.update_releases(state, over.then_some(u));
+    if over {
         end_march(rules, state);
     } else {
         state.stage = Stage::Moving { march };

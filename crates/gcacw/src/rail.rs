@@ -122,6 +122,7 @@ pub fn choose(rules: &Gcacw, state: &mut State, u: usize, option: &str) -> Optio
         ),
         Some(&source),
     );
+    rules.update_releases(state, None);
     sequence::next_action_phase(rules, state);
     Some(())
 }

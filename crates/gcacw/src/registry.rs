@@ -171,6 +171,7 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | Initiative
                 | SkipTransfers { .. }
                 | RailMove { .. }
+                | ArrivalTable { .. }
         );
         if !enforced {
             out.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));

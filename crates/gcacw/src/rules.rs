@@ -11,7 +11,7 @@ use caisson_kernel::{Describe, LogEntry, Pending, RuleError, Rules};
 use crate::catalog::{Catalog, Counter, CounterType, Kind};
 use crate::charts::{Charts, Half};
 use crate::data::GameData;
-use crate::scenario::{RuleKind, Scenario};
+use crate::scenario::{Release, RuleKind, Scenario};
 use crate::state::{Leader, Stage, State, Unit};
 use crate::zoc::{self, Zoc};
 use crate::Side;
@@ -109,7 +109,7 @@ impl Gcacw {
             }
         }
         let mut rules = Gcacw {
-            south_of_duck: south_of_duck(&data.map),
+            south_of_duck: data.map.side_of("Duck River", Hex::new(1, 11)),
             data: data.clone(),
             scenario: si,
             settings,
@@ -134,6 +134,14 @@ impl Gcacw {
             leader_of[ci] = Some(leaders.len());
             leaders.push(Leader { counter: ci as u16, with: Some(with) });
         }
+        for row in &sc.arrival {
+            if let Some(ci) = cat.index(&row.counter) {
+                if cat.get(ci).kind == Kind::Leader && leader_of[ci].is_none() {
+                    leader_of[ci] = Some(leaders.len());
+                    leaders.push(Leader { counter: ci as u16, with: None });
+                }
+            }
+        }
         rules.leader_of = leader_of;
         let mut state = State {
             turn: 1,
@@ -146,6 +154,10 @@ impl Gcacw {
             gained: [false; 2],
             rain: false,
             activated_once: Default::default(),
+            released: Default::default(),
+            arrivals_due: 0,
+            arrival_fatigue: 0,
+            arriving: None,
             log: Vec::new(),
         };
         state.note(format!("{} — {} ({} turns from {}).", sc.id, sc.name, sc.turns, sc.first_date), Some(&sc.source));
@@ -312,29 +324,67 @@ impl Gcacw {
         }
     }
 
-    /// Whether a scenario special rule keeps a unit from activating now (e.g. HSN Sc 2 turn-1
-    /// restrictions). A unit restricted on a turn is released once an enemy unit stands next to
-    /// it (docs/rulings.md R3).
+    /// Whether a scenario special rule keeps a counter from activating or transferring now (e.g.
+    /// HSN Sc 2 turn-1 restrictions), unless an event has freed it ([`Gcacw::update_releases`]).
     #[must_use]
     pub fn restricted(&self, state: &State, counter: usize) -> bool {
         let id = &self.catalog().get(counter).id;
-        self.scenario().rules().any(|r| match r {
-            RuleKind::NoActivation { counters, turns, until_turn, .. } if counters.iter().any(|c| c == id) => {
-                let now = turns.contains(&state.turn) || until_turn.is_some_and(|t| state.turn < t);
-                now && !self.enemy_adjacent(state, counter)
-            }
-            _ => false,
-        })
+        !state.released.contains(&(counter as u16))
+            && self.scenario().rules().any(|r| match r {
+                RuleKind::NoActivation { counters, turns, until_turn, .. } if counters.iter().any(|c| c == id) => {
+                    turns.contains(&state.turn) || until_turn.is_some_and(|t| state.turn < t)
+                }
+                _ => false,
+            })
     }
 
-    fn enemy_adjacent(&self, state: &State, counter: usize) -> bool {
-        let c = self.catalog().get(counter);
-        let hex = match c.kind {
+    fn counter_hex(&self, state: &State, counter: usize) -> Option<Hex> {
+        match self.catalog().get(counter).kind {
             Kind::Unit => self.unit_of[counter].and_then(|u| state.units[u].hex),
             Kind::Leader => self.leader_of[counter].and_then(|l| self.leader_hex(state, l)),
-        };
-        let Some(hex) = hex else { return false };
-        self.map().neighbors(hex).any(|(_, n)| self.occupant(state, n) == Some(c.side.enemy()))
+        }
+    }
+
+    /// Frees counters whose scenario restriction has been lifted by what just happened: an enemy
+    /// unit next to them, an enemy unit in the rule's county, or (`ended_march`) an enemy unit that
+    /// ended its March one or two hexes away. Call after every move.
+    pub fn update_releases(&self, state: &mut State, ended_march: Option<usize>) {
+        for kind in self.scenario().rules() {
+            let RuleKind::NoActivation { counters, release, county, group, .. } = kind else { continue };
+            let ids: Vec<usize> = counters.iter().filter_map(|c| self.catalog().index(c)).collect();
+            let freed: Vec<usize> = ids
+                .iter()
+                .copied()
+                .filter(|&c| self.restricted(state, c))
+                .filter(|&c| {
+                    let side = self.catalog().get(c).side;
+                    let Some(hex) = self.counter_hex(state, c) else { return false };
+                    release.iter().any(|r| match r {
+                        Release::EnemyAdjacent => {
+                            self.map().neighbors(hex).any(|(_, n)| self.occupant(state, n) == Some(side.enemy()))
+                        }
+                        Release::EnemyMarchWithin2 => ended_march.is_some_and(|u| {
+                            self.unit_side(state, u) == side.enemy()
+                                && state.units[u].hex.is_some_and(|h| (1..=2).contains(&h.distance(hex)))
+                        }),
+                        Release::EnemyInCounty => self.on_map(state).any(|(u, h)| {
+                            self.unit_side(state, u) == side.enemy() && self.map().county(h) == county.as_deref()
+                        }),
+                        Release::Attacked => false,
+                    })
+                })
+                .collect();
+            if freed.is_empty() {
+                continue;
+            }
+            let freed = if *group { ids } else { freed };
+            let names: Vec<String> = freed.iter().map(|&c| self.catalog().get(c).name.clone()).collect();
+            state.released.extend(freed.iter().map(|&c| c as u16));
+            state.note(
+                format!("Freed from the scenario's restriction: {}.", names.join(", ")),
+                Some(&self.scenario().source),
+            );
+        }
     }
 
     /// Whether a side may not enter a hex under a scenario rule or HSN-B 10.0 (5805 and 5806 are
@@ -415,27 +465,6 @@ pub struct Board {
     pub occupant: Vec<Option<Side>>,
     /// Zones of control exerted by the Union (0) and Confederate (1) units, by map index.
     pub zoc: [Vec<Zoc>; 2],
-}
-
-/// Hexes south of the Duck River: those reachable from the south map edge without crossing a
-/// minor or major river hexside (HSN-B 2.2 uses the Duck as a boundary).
-fn south_of_duck(map: &Map) -> Vec<bool> {
-    let mut south = vec![false; map.index_len()];
-    let starts: Vec<Hex> = map.hexes().filter(|h| h.col == 1).collect();
-    let mut stack = starts;
-    while let Some(h) = stack.pop() {
-        let Some(i) = map.index(h) else { continue };
-        if south[i] {
-            continue;
-        }
-        south[i] = true;
-        for (_, n) in map.neighbors(h) {
-            if !map.hexside(h, n).intersects(caisson_hexmap::Hexside::RIVER) {
-                stack.push(n);
-            }
-        }
-    }
-    south
 }
 
 impl Rules for Gcacw {

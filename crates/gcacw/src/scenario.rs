@@ -182,6 +182,21 @@ pub struct TurnModifier {
     pub value: i32,
 }
 
+/// An event that frees counters held back by a scenario rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Release {
+    /// An enemy unit comes next to the counter.
+    EnemyAdjacent,
+    /// An enemy unit ends a March action one or two hexes from the counter.
+    #[serde(rename = "enemy-march-within-2")]
+    EnemyMarchWithin2,
+    /// An enemy unit attacks the counter (combat: not yet implemented, so never yet).
+    Attacked,
+    /// An enemy unit is in the rule's county.
+    EnemyInCounty,
+}
+
 /// A scenario special rule's parameters, by kind.
 #[derive(Clone, Debug, Deserialize, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
@@ -245,9 +260,18 @@ pub enum RuleKind {
         /// Restricted until this turn.
         #[serde(default)]
         until_turn: Option<u16>,
-        /// What lifts it.
+        /// What lifts it, in words.
         #[serde(default)]
         released_by: Option<String>,
+        /// What lifts it, as events the engine watches for (none: nothing does).
+        #[serde(default)]
+        release: Vec<Release>,
+        /// The county of an `enemy-in-county` release.
+        #[serde(default)]
+        county: Option<String>,
+        /// Whether a release frees every counter of the rule at once.
+        #[serde(default)]
+        group: bool,
     },
     /// An arrival table.
     ArrivalTable {

@@ -29,6 +29,7 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
         }
         Stage::ForceMarch { march } => march::force_march_decision(rules, state, march),
         Stage::RailMove { unit } => crate::rail::decision(rules, state, *unit),
+        Stage::ArrivalAction => crate::arrival::action_decision(rules, state),
         Stage::Moving { march } => march::moving_decision(rules, state, march),
         Stage::ActivateSelect { leader, selected } => activation::select_decision(rules, state, *leader, selected),
         Stage::ActivateTransfer => activation::transfer_decision(rules, state),
@@ -37,7 +38,8 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
         | Stage::MarchAllowance { .. }
         | Stage::ExtendedMarch { .. }
         | Stage::ForceMarchRoll { .. }
-        | Stage::ActivateAllowance => return Pending::Over,
+        | Stage::ActivateAllowance
+        | Stage::ArrivalRoll => return Pending::Over,
     };
     Pending::Decide(decision)
 }
@@ -60,6 +62,7 @@ pub fn roll_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
         Stage::ExtendedMarch { march } => Some(march::extended_request(rules, state, march)),
         Stage::ForceMarchRoll { march } => Some(march::force_march_request(rules, state, march)),
         Stage::ActivateAllowance => activation::allowance_request(rules, state),
+        Stage::ArrivalRoll => crate::arrival::roll_request(rules, state),
         _ => None,
     }
 }
@@ -94,6 +97,7 @@ pub fn roll(rules: &Gcacw, state: &mut State, dice: &[u8]) -> Result<(), RuleErr
         Stage::ExtendedMarch { march } => march::apply_extended(rules, state, march, &req, dice),
         Stage::ForceMarchRoll { march } => march::apply_force_march(rules, state, march, &req, dice),
         Stage::ActivateAllowance => activation::apply_allowance(rules, state, &req, dice),
+        Stage::ArrivalRoll => crate::arrival::apply_roll(rules, state, &req, dice),
         _ => return Err(RuleError::Unexpected("no die roll is pending".into())),
     }
     Ok(())
@@ -132,6 +136,10 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
         }
         Stage::ForceMarch { march } => march::choose_force_march(rules, state, march, option).ok_or_else(bad),
         Stage::RailMove { unit } => crate::rail::choose(rules, state, unit, option).ok_or_else(bad),
+        Stage::ArrivalAction => {
+            let side = Side::Confederate;
+            actions::start(rules, state, side, option).ok_or_else(bad)
+        }
         Stage::Moving { march } => march::choose_move(rules, state, march, option).ok_or_else(bad),
         Stage::ActivateSelect { leader, selected } => {
             activation::choose_select(rules, state, leader, selected, option).ok_or_else(bad)
@@ -191,11 +199,22 @@ fn gain_initiative(rules: &Gcacw, state: &mut State, side: Side) {
     }
 }
 
+/// Begins the Action Cycle (GCACW 4.0): a scenario's arrival roll first, where it has one.
+pub fn begin_action_cycle(rules: &Gcacw, state: &mut State) {
+    state.note("Action Cycle begins.", Some("GCACW 4.0"));
+    if crate::arrival::roll_due(rules, state) {
+        state.stage = Stage::ArrivalRoll;
+    } else {
+        next_action_phase(rules, state);
+    }
+}
+
 /// Begins the next Action Phase (GCACW 4.1): automatic initiatives first, then the dice — or no
 /// dice when only one side has an eligible unit (4.2), or the end of the cycle when neither has
 /// (4.4).
 pub fn next_action_phase(rules: &Gcacw, state: &mut State) {
     state.activation = None;
+    state.arriving = None;
     let eligible = [
         !actions::options(rules, state, Side::Union).is_empty(),
         !actions::options(rules, state, Side::Confederate).is_empty(),
@@ -256,8 +275,7 @@ pub fn start_turn(rules: &Gcacw, state: &mut State) {
         Some(r) => {
             let source = r.source.clone();
             state.note(format!("Turn {} begins; no Leader Transfer Phase this turn.", state.turn), Some(&source));
-            state.note("Action Cycle begins.", Some("GCACW 4.0"));
-            next_action_phase(rules, state);
+            begin_action_cycle(rules, state);
         }
         None => {
             state.note(format!("Turn {} begins: Leader Transfer Phase.", state.turn), Some("GCACW 3.0"));

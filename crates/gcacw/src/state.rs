@@ -146,6 +146,10 @@ pub enum Stage {
         /// March in progress.
         march: March,
     },
+    /// Rolling on a scenario's Arrival Table at the start of the Action Cycle.
+    ArrivalRoll,
+    /// A set just placed must take a March or Activate Leader action at once.
+    ArrivalAction,
     /// Choosing where a once-only railroad move ends (HSN Sc 1, 2, 9: Moore).
     RailMove {
         /// The unit.
@@ -189,6 +193,14 @@ pub struct State {
     pub gained: [bool; 2],
     /// Rain in effect this turn.
     pub rain: bool,
+    /// Arrival sets the Confederate player may still place this turn (HSN Sc 2 Arrival Table).
+    pub arrivals_due: u8,
+    /// Fatigue level of divisions arriving this turn.
+    pub arrival_fatigue: u8,
+    /// The set just placed, which must act at once and gets the first-action bonus.
+    pub arriving: Option<u16>,
+    /// Counters freed from a scenario's activation restriction (catalog indices).
+    pub released: std::collections::BTreeSet<u16>,
     /// Units that have been activated at least once (for "first activation" rules).
     pub activated_once: std::collections::BTreeSet<usize>,
     /// The log.

@@ -60,10 +60,7 @@ pub fn begin(rules: &Gcacw, state: &mut State, side: Side) {
 fn finish(rules: &Gcacw, state: &mut State, side: Side) {
     match side {
         Side::Union => begin(rules, state, Side::Confederate),
-        Side::Confederate => {
-            state.note("Action Cycle begins.", Some("GCACW 4.0"));
-            sequence::next_action_phase(rules, state);
-        }
+        Side::Confederate => sequence::begin_action_cycle(rules, state),
     }
 }
 

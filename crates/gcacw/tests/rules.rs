@@ -254,3 +254,59 @@ fn scenario_movement_restrictions() {
     assert!(rules.prohibited(Confederate, caisson_hexmap::Hex::new(54, 7)), "5407 is 3 hexes from 5707");
     assert!(!rules.prohibited(Confederate, caisson_hexmap::Hex::new(53, 7)), "5307 is 4 hexes away");
 }
+
+/// HSN Sc 2 Arrival Table (digest T25): on Turn 2 a roll of 6 − 7 = −1 brings 2 sets with a
+/// fatigue-1 marker; a set placed in an alternative entry hex gets one level more; the set must
+/// act at once and adds 1 to that first Movement Allowance roll (1d6 + 2 for a March).
+#[test]
+fn arrival_table_hsn_sc2() {
+    let mut g = manual("hsn-2", |r, s| {
+        s.turn = 2;
+        s.automatic.clear();
+        caisson_gcacw::sequence::begin_action_cycle(r, s);
+    });
+    assert!(matches!(g.state().stage, Stage::ArrivalRoll), "{:?}", g.state().stage);
+    choose(&mut g, "die:6");
+    assert_eq!((g.state().arrivals_due, g.state().arrival_fatigue), (2, 1));
+    choose(&mut g, "die:1"); // Union initiative
+    choose(&mut g, "die:6"); // Confederate initiative: Confederate wins
+    let opts = options(&g);
+    assert!(opts.contains(&"arrive:0112".to_string()) && opts.contains(&"arrive:0105".to_string()), "{opts:?}");
+    choose(&mut g, "arrive:0105");
+    let johnson = unit(&g, "johnson");
+    assert_eq!(g.state().units[johnson].hex, Some(caisson_hexmap::Hex::new(1, 5)));
+    assert_eq!(g.state().units[johnson].fatigue, 2, "alternative entry: one level more");
+    let lee = g.rules().leader_by_id("lee").expect("lee");
+    assert_eq!(g.state().leaders[lee].with, Some(johnson), "Lee arrives atop Johnson");
+    let opts = options(&g);
+    assert!(!opts.contains(&"pass".to_string()), "the set must act: {opts:?}");
+    assert!(opts.contains(&"march:johnson".to_string()) && opts.contains(&"activate:lee".to_string()), "{opts:?}");
+    choose(&mut g, "march:johnson");
+    choose(&mut g, "die:3");
+    let roll = g.log().iter().rev().find_map(|e| e.roll.clone()).expect("logged");
+    assert_eq!(roll.total, 5, "1d6 + 1 (Confederate infantry) + 1 (first action after arrival)");
+    assert_eq!(g.state().arrivals_due, 1);
+}
+
+/// HSN Sc 2 Union restrictions: Wagner may not act on Turn 1 until a Confederate unit comes next
+/// to him; 91 IN is held until Turn 4 and only an attack frees it, so a neighbour does not.
+#[test]
+fn scenario_restrictions_are_lifted_only_by_their_own_events() {
+    let (rules, mut state) = Gcacw::new(hsn().expect("data"), "hsn-2", Settings::default()).expect("hsn-2");
+    let cat = rules.catalog();
+    let wagner = cat.index("wagner").expect("wagner");
+    let in91 = cat.index("91-in").expect("91 IN");
+    assert!(rules.restricted(&state, wagner) && rules.restricted(&state, in91));
+    let rucker = rules.unit_by_id("rucker").expect("rucker");
+    let w = rules.unit_by_id("wagner").expect("wagner unit");
+    let beside = |state: &State, h: caisson_hexmap::Hex| {
+        rules.map().neighbors(h).map(|(_, n)| n).find(|&n| rules.occupant(state, n).is_none())
+    };
+    state.units[rucker].hex = beside(&state, state.units[w].hex.expect("on map"));
+    rules.update_releases(&mut state, None);
+    assert!(!rules.restricted(&state, wagner), "a Confederate unit next to Wagner frees him");
+    let i91 = rules.unit_by_id("91-in").expect("91 IN unit");
+    state.units[rucker].hex = beside(&state, state.units[i91].hex.expect("on map"));
+    rules.update_releases(&mut state, None);
+    assert!(rules.restricted(&state, in91), "only an attack frees 91 IN");
+}

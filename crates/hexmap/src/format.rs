@@ -437,7 +437,7 @@ impl<'a> Parser<'a> {
     }
 
     fn route(&mut self, content: &str) -> Result<(), FormatError> {
-        let (word, _name, items) = self.feature_line(content)?;
+        let (word, name, items) = self.feature_line(content)?;
         let feature = Hexside::from_word(word).filter(|f| Hexside::ANY_ROUTE.contains(*f)).ok_or_else(|| {
             self.err(format!(
                 "unknown route feature `{word}` (known: road, pike, trail, railroad, unfinished-railroad)"
@@ -466,13 +466,16 @@ impl<'a> Parser<'a> {
         for pair in path.windows(2) {
             if let &[a, b] = pair {
                 map.add_hexside(a, b, feature).map_err(|e| err_at(file, line, format!("{word}: {e}")))?;
+                if let Some(name) = &name {
+                    map.add_named(name, a, b);
+                }
             }
         }
         Ok(())
     }
 
     fn hexside_line(&mut self, content: &str) -> Result<(), FormatError> {
-        let (word, _name, items) = self.feature_line(content)?;
+        let (word, name, items) = self.feature_line(content)?;
         let ridge = word == "ridge";
         let feature = if ridge {
             Hexside::RIDGE_UP_FIRST
@@ -516,6 +519,9 @@ impl<'a> Parser<'a> {
         let file = self.file;
         let map = self.map_mut()?;
         for (a, b) in pairs {
+            if let Some(name) = &name {
+                map.add_named(name, a, b);
+            }
             let r = if ridge { map.set_ridge(a, b) } else { map.add_hexside(a, b, feature) };
             r.map_err(|e| err_at(file, line, format!("{word}: {e}")))?;
         }

@@ -61,6 +61,7 @@ pub struct Map {
     places: Vec<Place>,
     county: Vec<Option<u8>>,
     county_names: Vec<String>,
+    named: BTreeMap<String, Vec<(Hex, Hex)>>,
 }
 
 impl Map {
@@ -85,6 +86,7 @@ impl Map {
             places: Vec::new(),
             county: vec![None; n],
             county_names: Vec::new(),
+            named: BTreeMap::new(),
         }
     }
 
@@ -240,6 +242,34 @@ impl Map {
         }
     }
 
+    /// The hexsides of a named feature (a river, a pike...), as the map file lists them.
+    #[must_use]
+    pub fn named_hexsides(&self, name: &str) -> &[(Hex, Hex)] {
+        self.named.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// The hexes on one side of a named line feature: those joined to `from` without crossing any
+    /// of its hexsides (e.g. the hexes south of the Duck River, from a hex on the south edge).
+    #[must_use]
+    pub fn side_of(&self, feature: &str, from: Hex) -> Vec<bool> {
+        let sides = self.named_hexsides(feature);
+        let mut inside = vec![false; self.index_len()];
+        let mut stack = vec![from];
+        while let Some(h) = stack.pop() {
+            let Some(i) = self.index(h) else { continue };
+            if inside[i] || !self.contains(h) {
+                continue;
+            }
+            inside[i] = true;
+            for (_, n) in self.neighbors(h) {
+                if !sides.iter().any(|&(a, b)| (a, b) == (h, n) || (b, a) == (h, n)) {
+                    stack.push(n);
+                }
+            }
+        }
+        inside
+    }
+
     // ----- building -------------------------------------------------------------------------
 
     /// Sets the terrain of a grid hex, making it playable.
@@ -301,6 +331,11 @@ impl Map {
         }
         self.places.push(Place { hex, name: name.to_string() });
         Ok(())
+    }
+
+    /// Records that the hexside between `a` and `b` belongs to a named feature.
+    pub fn add_named(&mut self, name: &str, a: Hex, b: Hex) {
+        self.named.entry(name.to_string()).or_default().push((a, b));
     }
 
     /// Puts a hex in a county.

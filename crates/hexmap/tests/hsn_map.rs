@@ -438,3 +438,16 @@ fn the_railroads_fit_the_scenario_rules() {
         }
     }
 }
+
+/// The rules use the Duck River as a boundary (HSN-B 2.2 "south of the Duck"): it crosses the
+/// whole map and splits it where the rulebook says. (The Harpeth rises inside the map, so "south
+/// of the Harpeth" needs a ruling before it can be computed the same way.)
+#[test]
+fn the_duck_splits_the_map() {
+    let m = map();
+    let at = |v: &[bool], s: &str| m.index(h(s)).is_some_and(|i| v[i]);
+    let south = m.side_of("Duck River", h("0111"));
+    assert!(at(&south, "1715") && at(&south, "1615"), "Columbia and Thomas' Springs lie south of the Duck");
+    assert!(!at(&south, "1714") && !at(&south, "2613"), "Fort Mizner and 2613 lie north of it");
+    assert!(!at(&south, "5707"));
+}
