@@ -16,7 +16,10 @@ use crate::{activation, sequence, Side};
 #[must_use]
 pub fn may_act(rules: &Gcacw, state: &State, u: usize) -> bool {
     let unit = &state.units[u];
-    unit.hex.is_some() && unit.fatigue <= 3 && !rules.restricted(state, unit.counter as usize)
+    unit.hex.is_some()
+        && unit.fatigue <= 3
+        && !rules.restricted(state, unit.counter as usize)
+        && !(rules.opening_once(state, u) && state.activated_once.contains(&u))
 }
 
 /// Whether a unit may march: as [`may_act`], or at fatigue 4 with an organized marker under the
@@ -116,6 +119,7 @@ pub fn options(rules: &Gcacw, state: &State, side: Side) -> Vec<Choice> {
     if side == Side::Confederate {
         out.extend(crate::arrival::options(rules, state));
     }
+    out.extend(crate::consolidation::options(rules, state, side));
     let board = rules.board(state);
     for l in 0..state.leaders.len() {
         if rules.leader_counter(state, l).side == side && activation::eligible(rules, state, l, &board) {
@@ -138,6 +142,7 @@ pub fn start(rules: &Gcacw, state: &mut State, side: Side, option: &str) -> Opti
             state.stage = Stage::MarchAllowance { unit: u };
         }
         "arrive" => crate::arrival::place(rules, state, option)?,
+        "consolidate" => crate::consolidation::apply(rules, state, side, id)?,
         "rail" => {
             let u = rules.unit_by_id(id)?;
             state.stage = Stage::RailMove { unit: u };

@@ -158,7 +158,7 @@ pub fn allowance_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
     let mut modifiers = Vec::new();
     if dice.plus != 0 {
         modifiers.push(Modifier::new(
-            format!("{} {:?} activation", c.side, leader_mover(rules, state, act.leader)).to_lowercase(),
+            format!("{} {}", c.side, crate::march::mover_words(leader_mover(rules, state, act.leader))),
             i32::from(dice.plus),
             "GCACW 5.2",
         ));
@@ -175,8 +175,15 @@ pub fn allowance_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
 
 /// Applies the leader's allowance roll.
 pub fn apply_allowance(rules: &Gcacw, state: &mut State, req: &RollRequest, dice: &[u8]) {
-    let ma = sequence::total(dice, &req.modifiers).max(0) as u8;
-    sequence::log_roll(state, req, dice, format!("Movement Allowance {ma} for every unit of the activation"));
+    let infantry_leader = state
+        .activation
+        .as_ref()
+        .is_some_and(|a| !rules.catalog().is_cavalry_leader(state.leaders[a.leader].counter as usize));
+    let min = if infantry_leader { rules.opening_min_die(state, CounterType::Infantry) } else { None };
+    let (used, raised) = sequence::minimum_die(dice, min);
+    let ma = sequence::total(&used, &req.modifiers).max(0) as u8;
+    let raised = raised.map(|n| format!("{n}: ")).unwrap_or_default();
+    sequence::log_roll(state, req, dice, format!("{raised}Movement Allowance {ma} for every unit of the activation"));
     if let Some(act) = state.activation.as_mut() {
         act.ma = Some(ma);
     }
@@ -202,20 +209,39 @@ fn transfer_targets(rules: &Gcacw, state: &State) -> Vec<usize> {
         .collect()
 }
 
+/// Army and district leaders in the active leader's hex who may transfer with him to unit `u`
+/// (GCACW 5.2 step 5): never with a cavalry leader, and only to a unit they may be attached to.
+fn companions(rules: &Gcacw, state: &State, u: usize) -> Vec<usize> {
+    let Some(act) = state.activation.as_ref() else { return Vec::new() };
+    let active = state.leaders[act.leader].counter as usize;
+    if rules.catalog().is_cavalry_leader(active) {
+        return Vec::new();
+    }
+    let here = rules.leader_hex(state, act.leader);
+    (0..state.leaders.len())
+        .filter(|&a| a != act.leader && here.is_some() && rules.leader_hex(state, a) == here)
+        .filter(|&a| matches!(rules.leader_counter(state, a).ty, CounterType::Army | CounterType::District))
+        .filter(|&a| rules.may_attach_counter(state.leaders[a].counter as usize, state.units[u].counter as usize))
+        .collect()
+}
+
 /// The leader's one transfer (step 5).
 #[must_use]
 pub fn transfer_decision(rules: &Gcacw, state: &State) -> Decision {
     let l = state.activation.as_ref().map_or(0, |a| a.leader);
     let name = &rules.leader_counter(state, l).name;
-    let mut options: Vec<Choice> = transfer_targets(rules, state)
-        .into_iter()
-        .map(|u| {
-            Choice::new(
-                format!("transfer:{}", rules.unit_id(state, u)),
-                format!("{name} transfers to {}", rules.unit_name(state, u)),
-            )
-        })
-        .collect();
+    let mut options = Vec::new();
+    for u in transfer_targets(rules, state) {
+        let (uid, uname) = (rules.unit_id(state, u), rules.unit_name(state, u));
+        options.push(Choice::new(format!("transfer:{uid}"), format!("{name} transfers to {uname}")));
+        for a in companions(rules, state, u) {
+            let c = rules.leader_counter(state, a);
+            options.push(Choice::new(
+                format!("transfer:{uid}:{}", c.id),
+                format!("{name} transfers to {uname}, and {} goes with him", c.name),
+            ));
+        }
+    }
     options.push(Choice::new("stay", format!("{name} stays with his unit")));
     Decision {
         side: rules.leader_counter(state, l).side.id().into(),
@@ -228,13 +254,24 @@ pub fn transfer_decision(rules: &Gcacw, state: &State) -> Decision {
 /// Applies the transfer decision; `None` if unreadable.
 pub fn choose_transfer(rules: &Gcacw, state: &mut State, option: &str) -> Option<()> {
     let l = state.activation.as_ref()?.leader;
-    if let Some(id) = option.strip_prefix("transfer:") {
+    if let Some(rest) = option.strip_prefix("transfer:") {
+        let (id, with) = match rest.split_once(':') {
+            Some((id, with)) => (id, Some(rules.leader_by_id(with)?)),
+            None => (rest, None),
+        };
         let u = rules.unit_by_id(id)?;
+        if with.is_some_and(|a| !companions(rules, state, u).contains(&a)) {
+            return None;
+        }
         state.leaders[l].with = Some(u);
         state.note(
             format!("{} transfers to {}.", rules.leader_counter(state, l).name, rules.unit_name(state, u)),
             Some("GCACW 5.2"),
         );
+        if let Some(a) = with {
+            state.leaders[a].with = Some(u);
+            state.note(format!("{} goes with him.", rules.leader_counter(state, a).name), Some("GCACW 5.2"));
+        }
     } else if option != "stay" {
         return None;
     }
@@ -260,7 +297,7 @@ pub fn next_decision(rules: &Gcacw, state: &State) -> Decision {
                         format!(
                             "{} {}s next",
                             rules.unit_name(state, u),
-                            if i == Intent::March { "march" } else { "entrench" }
+                            if i == Intent::March { "marche" } else { "entrenche" }
                         ),
                     )
                 })

@@ -10,6 +10,7 @@ pub mod activation;
 pub mod arrival;
 pub mod catalog;
 pub mod charts;
+pub mod consolidation;
 pub mod data;
 pub mod march;
 pub mod movement;

@@ -19,6 +19,19 @@ fn mover(ty: CounterType) -> Mover {
     }
 }
 
+/// A row of the Movement Allowance table in words.
+#[must_use]
+pub fn mover_words(m: Mover) -> &'static str {
+    match m {
+        Mover::Infantry => "infantry march",
+        Mover::Cavalry => "cavalry march",
+        Mover::Wagon => "wagon train march",
+        Mover::InfantryLeader => "infantry leader activation",
+        Mover::CavalryDivisionLeader => "cavalry division leader activation",
+        Mover::CavalryCorpsLeader => "cavalry corps leader activation",
+    }
+}
+
 /// The Movement Allowance roll of a March (GCACW 5.1 step 1).
 #[must_use]
 pub fn allowance_request(rules: &Gcacw, state: &State, u: usize) -> RollRequest {
@@ -27,7 +40,7 @@ pub fn allowance_request(rules: &Gcacw, state: &State, u: usize) -> RollRequest 
     let dice = rules.charts().movement_allowance(side, mover(ty));
     let mut modifiers = Vec::new();
     if dice.plus != 0 {
-        modifiers.push(Modifier::new(format!("{side} {ty:?} march").to_lowercase(), i32::from(dice.plus), "GCACW 5.1"));
+        modifiers.push(Modifier::new(format!("{side} {}", mover_words(mover(ty))), i32::from(dice.plus), "GCACW 5.1"));
     }
     modifiers.extend(crate::arrival::bonus(rules, state, rules.unit_id(state, u)));
     RollRequest {
@@ -60,8 +73,12 @@ pub fn minimum_ma(rules: &Gcacw, state: &State, u: usize, activate: bool) -> Opt
 
 /// Applies the March allowance roll and goes on to fatigue.
 pub fn apply_allowance(rules: &Gcacw, state: &mut State, u: usize, req: &RollRequest, dice: &[u8]) {
-    let mut ma = sequence::total(dice, &req.modifiers).max(0) as u8;
-    let mut result = format!("Movement Allowance {ma}");
+    let (used, raised) = sequence::minimum_die(dice, rules.opening_min_die(state, rules.unit_type(state, u)));
+    let mut ma = sequence::total(&used, &req.modifiers).max(0) as u8;
+    let mut result = match raised {
+        Some(note) => format!("{note}: Movement Allowance {ma}"),
+        None => format!("Movement Allowance {ma}"),
+    };
     if let Some((min, source)) = minimum_ma(rules, state, u, false) {
         if ma < min {
             ma = min;
@@ -263,7 +280,62 @@ pub fn apply_force_march(rules: &Gcacw, state: &mut State, mut march: March, req
 
 fn start_moving(rules: &Gcacw, state: &mut State, march: March) {
     state.note(format!("{} has {} MP to move.", rules.unit_name(state, march.unit), march.left), Some("GCACW 5.1"));
-    state.stage = Stage::Moving { march };
+    state.stage =
+        if riders(rules, state, march.unit).is_empty() { Stage::Moving { march } } else { Stage::Riders { march } };
+}
+
+/// Army and district leaders in the marching unit's hex, attached to another unit, who may switch
+/// to it as it leaves (GCACW 6.3): it must be a subordinate infantry unit.
+#[must_use]
+pub fn riders(rules: &Gcacw, state: &State, u: usize) -> Vec<usize> {
+    let Some(hex) = state.units[u].hex else { return Vec::new() };
+    (0..state.leaders.len())
+        .filter(|&l| state.leaders[l].with != Some(u) && rules.leader_hex(state, l) == Some(hex))
+        .filter(|&l| matches!(rules.leader_counter(state, l).ty, CounterType::Army | CounterType::District))
+        .filter(|&l| rules.may_attach_counter(state.leaders[l].counter as usize, state.units[u].counter as usize))
+        .collect()
+}
+
+/// Which army or district leaders leave with the marching unit.
+#[must_use]
+pub fn riders_decision(rules: &Gcacw, state: &State, march: &March) -> Decision {
+    let name = rules.unit_name(state, march.unit);
+    let mut options: Vec<Choice> = riders(rules, state, march.unit)
+        .into_iter()
+        .map(|l| {
+            let c = rules.leader_counter(state, l);
+            Choice::new(format!("ride:{}", c.id), format!("{} goes with {name}", c.name))
+        })
+        .collect();
+    options.push(Choice::new("alone", format!("{name} leaves without them")));
+    Decision {
+        side: rules.unit_side(state, march.unit).id().into(),
+        kind: "riders".into(),
+        prompt: format!("An army or district leader may switch to {name} as it leaves the hex (GCACW 6.3)"),
+        options,
+    }
+}
+
+/// Applies the riders decision; `None` if unreadable.
+pub fn choose_riders(rules: &Gcacw, state: &mut State, march: March, option: &str) -> Option<()> {
+    if let Some(id) = option.strip_prefix("ride:") {
+        let l = rules.leader_by_id(id)?;
+        if !riders(rules, state, march.unit).contains(&l) {
+            return None;
+        }
+        state.leaders[l].with = Some(march.unit);
+        state.note(
+            format!("{} switches to {}.", rules.leader_counter(state, l).name, rules.unit_name(state, march.unit)),
+            Some("GCACW 6.3"),
+        );
+        state.stage =
+            if riders(rules, state, march.unit).is_empty() { Stage::Moving { march } } else { Stage::Riders { march } };
+    } else if option == "alone" {
+        state.stage = Stage::Moving { march };
+    } else {
+        return None;
+    }
+    Some(())
 }
 
 /// The legal moves of a marching unit, as options: each adjacent hex it may enter, and ending the

@@ -172,6 +172,8 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | SkipTransfers { .. }
                 | RailMove { .. }
                 | ArrivalTable { .. }
+                | Consolidation { .. }
+                | Opening { .. }
         );
         if !enforced {
             out.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));

@@ -156,6 +156,7 @@ impl Gcacw {
             activated_once: Default::default(),
             released: Default::default(),
             arrivals_due: 0,
+            automatic_action: false,
             arrival_fatigue: 0,
             arriving: None,
             log: Vec::new(),
@@ -336,6 +337,31 @@ impl Gcacw {
                 }
                 _ => false,
             })
+    }
+
+    /// Whether unit `u` may act only once in the actions of a scenario's automatic initiatives
+    /// (HSN Sc 4 Turn 1), and those actions are under way.
+    #[must_use]
+    pub fn opening_once(&self, state: &State, u: usize) -> bool {
+        state.automatic_action
+            && self.scenario().rules().any(
+                |r| matches!(r, RuleKind::Opening { no_repeat, .. } if no_repeat.contains(&self.unit_type(state, u))),
+            )
+    }
+
+    /// A scenario's minimum die for a Movement Allowance roll in the actions of its automatic
+    /// initiatives (HSN Sc 4 Turn 1), for a mover of this type, with the rule's source.
+    #[must_use]
+    pub fn opening_min_die(&self, state: &State, mover: CounterType) -> Option<(u8, &str)> {
+        if !state.automatic_action {
+            return None;
+        }
+        self.scenario().special_rule.iter().find_map(|r| match &r.kind {
+            RuleKind::Opening { min_die, min_die_for, .. } if min_die_for.contains(&mover) => {
+                Some((*min_die, r.source.as_str()))
+            }
+            _ => None,
+        })
     }
 
     fn counter_hex(&self, state: &State, counter: usize) -> Option<Hex> {

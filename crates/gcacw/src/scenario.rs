@@ -303,6 +303,25 @@ pub enum RuleKind {
         /// Distance (inclusive).
         radius: u16,
     },
+    /// Smaller units may merge back into their division instead of an action (HSN Sc 2).
+    Consolidation {
+        /// The side that may consolidate.
+        side: Side,
+        /// Largest Manpower after merging.
+        max_manpower: u8,
+        /// Divisions and their parts.
+        groups: Vec<crate::consolidation::Group>,
+    },
+    /// Limits on the actions taken with automatic initiatives (HSN Sc 4 Turn 1): a minimum die for
+    /// the Movement Allowance of some unit types, and units of some types acting once only.
+    Opening {
+        /// Dice below this count as this.
+        min_die: u8,
+        /// Unit types whose marches (or activations by their leaders) get the minimum.
+        min_die_for: Vec<crate::catalog::CounterType>,
+        /// Unit types that may act only once in those actions.
+        no_repeat: Vec<crate::catalog::CounterType>,
+    },
     /// Late Rain from a turn on.
     LateRain {
         /// First turn.

@@ -29,6 +29,7 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
         }
         Stage::ForceMarch { march } => march::force_march_decision(rules, state, march),
         Stage::RailMove { unit } => crate::rail::decision(rules, state, *unit),
+        Stage::Riders { march } => march::riders_decision(rules, state, march),
         Stage::ArrivalAction => crate::arrival::action_decision(rules, state),
         Stage::Moving { march } => march::moving_decision(rules, state, march),
         Stage::ActivateSelect { leader, selected } => activation::select_decision(rules, state, *leader, selected),
@@ -136,6 +137,7 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
         }
         Stage::ForceMarch { march } => march::choose_force_march(rules, state, march, option).ok_or_else(bad),
         Stage::RailMove { unit } => crate::rail::choose(rules, state, unit, option).ok_or_else(bad),
+        Stage::Riders { march } => march::choose_riders(rules, state, march, option).ok_or_else(bad),
         Stage::ArrivalAction => {
             let side = Side::Confederate;
             actions::start(rules, state, side, option).ok_or_else(bad)
@@ -219,6 +221,7 @@ pub fn next_action_phase(rules: &Gcacw, state: &mut State) {
         !actions::options(rules, state, Side::Union).is_empty(),
         !actions::options(rules, state, Side::Confederate).is_empty(),
     ];
+    state.automatic_action = !state.automatic.is_empty();
     if !state.automatic.is_empty() {
         let side = state.automatic.remove(0);
         state.note(
@@ -282,6 +285,16 @@ pub fn start_turn(rules: &Gcacw, state: &mut State) {
             transfer::begin(rules, state, Side::Union);
         }
     }
+}
+
+/// Dice under a scenario's minimum die count as that minimum (HSN Sc 4 Turn 1). Returns the
+/// dice to use and, if any was raised, a note for the log.
+#[must_use]
+pub fn minimum_die(dice: &[u8], min: Option<(u8, &str)>) -> (Vec<u8>, Option<String>) {
+    let Some((min, source)) = min else { return (dice.to_vec(), None) };
+    let raised: Vec<u8> = dice.iter().map(|&d| d.max(min)).collect();
+    let note = (raised != dice).then(|| format!("dice below {min} count as {min} ({source})"));
+    (raised, note)
 }
 
 /// The modifiers of a roll, summed.

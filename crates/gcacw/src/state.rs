@@ -141,6 +141,11 @@ pub enum Stage {
         /// March so far.
         march: March,
     },
+    /// Army or district leaders in the hex may switch to the marching unit (GCACW 6.3).
+    Riders {
+        /// March about to move.
+        march: March,
+    },
     /// Moving hex by hex.
     Moving {
         /// March in progress.
@@ -193,6 +198,8 @@ pub struct State {
     pub gained: [bool; 2],
     /// Rain in effect this turn.
     pub rain: bool,
+    /// Whether the action in progress was taken with an automatic initiative.
+    pub automatic_action: bool,
     /// Arrival sets the Confederate player may still place this turn (HSN Sc 2 Arrival Table).
     pub arrivals_due: u8,
     /// Fatigue level of divisions arriving this turn.

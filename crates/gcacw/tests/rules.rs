@@ -310,3 +310,86 @@ fn scenario_restrictions_are_lifted_only_by_their_own_events() {
     rules.update_releases(&mut state, None);
     assert!(rules.restricted(&state, in91), "only an attack frees 91 IN");
 }
+
+/// GCACW 6.3 and 5.2 step 5: a district leader may switch to a subordinate infantry unit that
+/// marches out of his hex, and may transfer together with the active leader.
+#[test]
+fn district_leaders_ride_along_gcacw_6_3() {
+    let mut g = manual("hsn-1", |r, s| {
+        let wagner = r.unit_by_id("wagner").expect("wagner");
+        let cox = r.unit_by_id("cox").expect("cox");
+        s.units[wagner].hex = s.units[cox].hex;
+    });
+    union_to_act(&mut g);
+    choose(&mut g, "march:wagner");
+    choose(&mut g, "die:2");
+    choose(&mut g, "no-force-march");
+    assert!(options(&g).contains(&"ride:schofield".to_string()), "{:?}", options(&g));
+    choose(&mut g, "ride:schofield");
+    let schofield = g.rules().leader_by_id("schofield").expect("schofield");
+    assert_eq!(g.state().leaders[schofield].with, Some(unit(&g, "wagner")));
+
+    let mut g = manual("hsn-1", |r, s| {
+        let schofield = r.leader_by_id("schofield").expect("schofield");
+        s.leaders[schofield].with = r.unit_by_id("whitaker");
+    });
+    union_to_act(&mut g);
+    choose(&mut g, "activate:stanley");
+    choose(&mut g, "march:whitaker");
+    choose(&mut g, "march:wood");
+    choose(&mut g, "done");
+    choose(&mut g, "die:4");
+    choose(&mut g, "transfer:wood:schofield");
+    let wood = unit(&g, "wood");
+    for id in ["stanley", "schofield"] {
+        let l = g.rules().leader_by_id(id).expect("leader");
+        assert_eq!(g.state().leaders[l].with, Some(wood), "{id} is with Wood");
+    }
+}
+
+/// HSN Sc 2 Union Consolidation: Opdycke stacked with Wagner merges into him instead of an
+/// action; Manpower adds up to at most 11 and the marker takes the largest unit's side.
+#[test]
+fn union_consolidation_hsn_sc2() {
+    let mut g = manual("hsn-2", |r, s| {
+        let wagner = r.unit_by_id("wagner").expect("wagner");
+        let opdycke = r.unit_by_id("opdycke").expect("opdycke");
+        s.units[opdycke].hex = s.units[wagner].hex;
+        s.units[wagner].manpower = 8;
+        s.units[opdycke].manpower = 4;
+        s.units[opdycke].organized = false;
+    });
+    while matches!(g.state().stage, Stage::Transfers { .. }) {
+        choose(&mut g, "done");
+    }
+    assert!(options(&g).contains(&"consolidate:wagner".to_string()), "{:?}", options(&g));
+    choose(&mut g, "consolidate:wagner");
+    let (wagner, opdycke) = (unit(&g, "wagner"), unit(&g, "opdycke"));
+    assert_eq!(g.state().units[wagner].manpower, 11, "8 + 4, capped at 11");
+    assert!(g.state().units[wagner].organized, "Wagner was the largest and organized");
+    assert_eq!(g.state().units[opdycke].hex, None);
+}
+
+/// HSN Sc 4 "Turn 1 Start": in the Union's three automatic actions, infantry dice of 1 or 2
+/// count as 3 and no infantry unit acts twice.
+#[test]
+fn opening_actions_hsn_sc4() {
+    let mut g = manual("hsn-4", |r, s| {
+        let cox = r.unit_by_id("cox").expect("cox");
+        s.units[cox].fatigue = 0;
+        s.units[cox].exhausted = false;
+    });
+    while matches!(g.state().stage, Stage::Transfers { .. }) {
+        choose(&mut g, "done");
+    }
+    choose(&mut g, "march:cox");
+    choose(&mut g, "die:1");
+    let roll = g.log().iter().rev().find_map(|e| e.roll.clone()).expect("logged");
+    assert!(roll.result.contains("Movement Allowance 3"), "{}", roll.result);
+    if options(&g).contains(&"no-force-march".to_string()) {
+        choose(&mut g, "no-force-march");
+    }
+    choose(&mut g, "end");
+    assert!(matches!(g.state().stage, Stage::Action { side: caisson_gcacw::Side::Union, .. }), "{:?}", g.state().stage);
+    assert!(!options(&g).contains(&"march:cox".to_string()), "Cox may not act twice in the opening actions");
+}
