@@ -21,6 +21,14 @@ const SCHOFIELD_LIMITS: (usize, usize) = (5, 3);
 fn of_command(rules: &Gcacw, state: &State, l: usize, u: usize) -> bool {
     let lc = state.leaders[l].counter as usize;
     let uc = state.units[u].counter as usize;
+    let (leader_id, unit_id) = (&rules.catalog().get(lc).id, &rules.catalog().get(uc).id);
+    let exclusive = rules.scenario().rules().find_map(|r| match r {
+        RuleKind::ExclusiveActivator { counter, leaders } if counter == unit_id => Some(leaders),
+        _ => None,
+    });
+    if let Some(leaders) = exclusive {
+        return leaders.contains(leader_id);
+    }
     if rules.catalog().commands_unit(lc, uc) {
         return true;
     }
@@ -28,7 +36,6 @@ fn of_command(rules: &Gcacw, state: &State, l: usize, u: usize) -> bool {
     if unit.ty == CounterType::Wagon && unit.side == Side::Union && rules.catalog().get(lc).side == Side::Union {
         return true;
     }
-    let leader_id = &rules.catalog().get(lc).id;
     rules.scenario().rules().any(|r| matches!(r, RuleKind::ExtraActivator { counter, leaders } if *counter == unit.id && leaders.contains(leader_id)))
 }
 

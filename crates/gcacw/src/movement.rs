@@ -8,6 +8,7 @@ use caisson_hexmap::{algorithms, Hex, Hexside, Map, Terrain};
 use crate::catalog::CounterType;
 use crate::charts::{Half, Route};
 use crate::rules::Gcacw;
+use crate::scenario::RuleKind;
 use crate::state::{March, State};
 use crate::zoc::Zoc;
 use crate::Side;
@@ -28,6 +29,10 @@ pub struct MoveContext {
     pub friendly_cv: Vec<Half>,
     /// Whether a friendly wagon train is in the hex.
     pub wagon: Vec<bool>,
+    /// Counties the marcher must stay in (a scenario rule), if any.
+    pub confined: Option<Vec<String>>,
+    /// Extra cost for a wagon to cross a bridge (a scenario rule).
+    pub wagon_bridge: u16,
 }
 
 impl MoveContext {
@@ -45,7 +50,19 @@ impl MoveContext {
             occupant: vec![None; n],
             friendly_cv: vec![Half::whole(0); n],
             wagon: vec![false; n],
+            confined: None,
+            wagon_bridge: 0,
         };
+        let id = rules.unit_id(state, u);
+        for r in rules.scenario().rules() {
+            match r {
+                RuleKind::Confined { counters, counties } if counters.iter().any(|c| c == id) => {
+                    ctx.confined = Some(counties.clone());
+                }
+                RuleKind::WagonBridgeCost { extra } => ctx.wagon_bridge = u16::from(*extra),
+                _ => {}
+            }
+        }
         for (v, h) in rules.on_map(state) {
             if v == u {
                 continue;
@@ -111,6 +128,11 @@ pub fn step(
     if into == Terrain::Water || ctx.occupant[ti] == Some(ctx.side.enemy()) || rules.prohibited(ctx.side, to) {
         return None;
     }
+    if let Some(counties) = &ctx.confined {
+        if !map.county(to).is_some_and(|c| counties.iter().any(|k| k == c)) {
+            return None;
+        }
+    }
     let side = map.hexside(from, to);
     if side.contains(Hexside::ALL_WATER) {
         return None;
@@ -152,6 +174,9 @@ pub fn step(
         }
         if side.contains(Hexside::FORD) {
             cost = cost + Half::whole(2);
+        }
+        if side.contains(Hexside::BRIDGE) {
+            cost = cost + Half::whole(ctx.wagon_bridge);
         }
     }
     // Friendly-occupied hexes slow infantry and wagons, not mounted cavalry (GCACW 6.2).

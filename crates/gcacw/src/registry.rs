@@ -174,6 +174,9 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | ArrivalTable { .. }
                 | Consolidation { .. }
                 | Opening { .. }
+                | Confined { .. }
+                | WagonBridgeCost { .. }
+                | ExclusiveActivator { .. }
         );
         if !enforced {
             out.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));

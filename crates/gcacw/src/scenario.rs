@@ -322,6 +322,25 @@ pub enum RuleKind {
         /// Unit types that may act only once in those actions.
         no_repeat: Vec<crate::catalog::CounterType>,
     },
+    /// Counters that must stay inside some counties (HSN Sc 3 Hammond).
+    Confined {
+        /// The counters.
+        counters: Vec<String>,
+        /// County names.
+        counties: Vec<String>,
+    },
+    /// Wagon trains pay extra to cross any bridge (HSN Sc 4).
+    WagonBridgeCost {
+        /// Extra Movement Points.
+        extra: u8,
+    },
+    /// Only these leaders may activate the unit (HSN Sc 7 Croxton).
+    ExclusiveActivator {
+        /// The unit.
+        counter: String,
+        /// The leaders.
+        leaders: Vec<String>,
+    },
     /// Late Rain from a turn on.
     LateRain {
         /// First turn.

@@ -393,3 +393,24 @@ fn opening_actions_hsn_sc4() {
     assert!(matches!(g.state().stage, Stage::Action { side: caisson_gcacw::Side::Union, .. }), "{:?}", g.state().stage);
     assert!(!options(&g).contains(&"march:cox".to_string()), "Cox may not act twice in the opening actions");
 }
+
+/// HSN Sc 3: Hammond must stay in Davidson, Williamson or Rutherford County.
+#[test]
+fn hammond_stays_in_his_counties_hsn_sc3() {
+    let (rules, state) = Gcacw::new(hsn().expect("data"), "hsn-3", Settings::default()).expect("hsn-3");
+    let u = rules.unit_by_id("hammond").expect("hammond");
+    let march = caisson_gcacw::state::March {
+        unit: u,
+        ma: 13,
+        left: caisson_gcacw::charts::Half::whole(40),
+        moved: false,
+        started_in_zoc: false,
+        wagon_paid: true,
+    };
+    let reach = caisson_gcacw::movement::reachable(&rules, &state, &march);
+    assert!(reach.len() > 30, "Hammond can still move: {} hexes", reach.len());
+    for (hex, _) in reach {
+        let county = rules.map().county(hex).unwrap_or("none");
+        assert!(["Davidson", "Williamson", "Rutherford"].contains(&county), "{hex} is in {county}");
+    }
+}
