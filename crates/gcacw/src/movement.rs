@@ -25,8 +25,10 @@ pub struct MoveContext {
     pub enemy_zoc: Vec<Zoc>,
     /// Occupying side, by map index (the marcher excluded).
     pub occupant: Vec<Option<Side>>,
-    /// Combined Combat value of friendly units, by map index (the marcher excluded).
+    /// Combined Combat value of friendly infantry, by map index (the marcher excluded).
     pub friendly_cv: Vec<Half>,
+    /// Whether friendly infantry is in the hex.
+    pub infantry: Vec<bool>,
     /// Whether a friendly wagon train is in the hex.
     pub wagon: Vec<bool>,
     /// Counties the marcher must stay in (a scenario rule), if any.
@@ -49,6 +51,7 @@ impl MoveContext {
             enemy_zoc: rules.zoc_of(state, side.enemy()),
             occupant: vec![None; n],
             friendly_cv: vec![Half::whole(0); n],
+            infantry: vec![false; n],
             wagon: vec![false; n],
             confined: None,
             wagon_bridge: 0,
@@ -71,8 +74,14 @@ impl MoveContext {
             let vs = rules.unit_side(state, v);
             ctx.occupant[i] = Some(vs);
             if vs == side {
-                ctx.friendly_cv[i] = ctx.friendly_cv[i] + rules.combat_value(state, v);
-                ctx.wagon[i] |= rules.unit_type(state, v) == CounterType::Wagon;
+                match rules.unit_type(state, v) {
+                    CounterType::Infantry => {
+                        ctx.friendly_cv[i] = ctx.friendly_cv[i] + rules.combat_value(state, v);
+                        ctx.infantry[i] = true;
+                    }
+                    CounterType::Wagon => ctx.wagon[i] = true,
+                    _ => {}
+                }
             }
         }
         ctx
@@ -179,8 +188,9 @@ pub fn step(
             cost = cost + Half::whole(ctx.wagon_bridge);
         }
     }
-    // Friendly-occupied hexes slow infantry and wagons, not mounted cavalry (GCACW 6.2).
-    if ctx.mover != CounterType::Cavalry && ctx.occupant[ti] == Some(ctx.side) {
+    // A hex with friendly infantry or a wagon train slows infantry and wagons entering it; mounted
+    // cavalry neither pays nor counts (GCACW 6.2; HSN-B 2.2).
+    if ctx.mover != CounterType::Cavalry && (ctx.infantry[ti] || ctx.wagon[ti]) {
         cost = cost + rules.charts().occupied_penalty(into, ctx.friendly_cv[ti], ctx.wagon[ti], ctx.rain);
     }
     // Zones of control (GCACW 6.2).

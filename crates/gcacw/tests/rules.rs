@@ -414,3 +414,41 @@ fn hammond_stays_in_his_counties_hsn_sc3() {
         assert!(["Davidson", "Williamson", "Rutherford"].contains(&county), "{hex} is in {county}");
     }
 }
+
+/// GCACW 6.2 Enter Friendly-Occupied Hex (digest T20): only friendly infantry (by combined Combat
+/// value) or a wagon train makes an entering infantry unit pay; cavalry in the hex does not, and a
+/// mounted cavalry unit never pays.
+#[test]
+fn friendly_occupied_penalty_gcacw_6_2() {
+    use caisson_gcacw::movement::{step, MoveContext};
+    let (rules, mut state) = Gcacw::new(hsn().expect("data"), "hsn-1", Settings::default()).expect("hsn-1");
+    let (cox, wagner, coon) = (
+        rules.unit_by_id("cox").expect("cox"),
+        rules.unit_by_id("wagner").expect("wagner"),
+        rules.unit_by_id("coon").expect("coon"),
+    );
+    let from = state.units[cox].hex.expect("cox on map");
+    let (_, to) = rules
+        .map()
+        .neighbors(from)
+        .find(|&(_, n)| rules.occupant(&state, n).is_none() && rules.map().hexside(from, n).is_empty())
+        .expect("an empty neighbour across a plain hexside");
+    let cost = |state: &State, u: usize| {
+        step(&rules, &MoveContext::new(&rules, state, u), from, to, false, false, true).expect("may enter").cost
+    };
+    let alone = cost(&state, cox);
+    state.units[coon].hex = Some(to);
+    assert_eq!(cost(&state, cox), alone, "friendly cavalry in the hex costs nothing");
+    state.units[wagner].hex = Some(to);
+    let with_infantry = cost(&state, cox);
+    assert!(with_infantry > alone, "friendly infantry in the hex costs extra: {alone} → {with_infantry}");
+    state.units[cox].hex = Some(from);
+    state.units[coon].hex = Some(from);
+    state.units[wagner].hex = Some(to);
+    let cavalry_cost =
+        step(&rules, &MoveContext::new(&rules, &state, coon), from, to, false, false, true).expect("may enter").cost;
+    state.units[wagner].hex = None;
+    let cavalry_alone =
+        step(&rules, &MoveContext::new(&rules, &state, coon), from, to, false, false, true).expect("may enter").cost;
+    assert_eq!(cavalry_cost, cavalry_alone, "mounted cavalry never pays");
+}
