@@ -1,7 +1,7 @@
 //! The actions a player with the initiative may take (GCACW 5.0): March (5.1), Activate Leader
 //! (5.2), Burn RR Station (5.4) and Entrenchment (5.5, 1864). Assault (5.3) arrives with combat.
 
-use caisson_hexmap::{HexFeature, Terrain};
+use caisson_hexmap::Terrain;
 use caisson_kernel::Choice;
 
 use crate::catalog::CounterType;
@@ -107,7 +107,7 @@ pub fn options(rules: &Gcacw, state: &State, side: Side) -> Vec<Choice> {
             out.push(Choice::new(format!("burn:{id}"), format!("{name} burns the station in {hex} ({mark:?})")));
         }
         if may_entrench(rules, state, u) {
-            let redoubt = unit.hex.is_some_and(|h| rules.map().has_feature(h, HexFeature::Redoubt));
+            let redoubt = rules.in_redoubt(state, u);
             if let Some(next) = next_entrenchment(unit.entrenchment, redoubt) {
                 out.push(Choice::new(
                     format!("entrench:{id}"),
@@ -193,7 +193,7 @@ pub fn burn(rules: &Gcacw, state: &mut State, u: usize) {
 /// marker moves one step.
 pub fn entrench(rules: &Gcacw, state: &mut State, u: usize) {
     let Some(hex) = state.units[u].hex else { return };
-    let redoubt = rules.map().has_feature(hex, HexFeature::Redoubt);
+    let redoubt = rules.in_redoubt(state, u);
     let Some(next) = next_entrenchment(state.units[u].entrenchment, redoubt) else {
         return;
     };

@@ -15,6 +15,7 @@ pub mod data;
 pub mod march;
 pub mod movement;
 pub mod rail;
+pub mod recovery;
 pub mod registry;
 pub mod rules;
 pub mod scenario;

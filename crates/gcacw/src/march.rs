@@ -396,7 +396,7 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
     let ctx = MoveContext::new(rules, state, u);
     let s = movement::step(rules, &ctx, from, to, !march.moved, march.started_in_zoc, march.wagon_paid)?;
     let side = rules.map().hexside(from, to);
-    state.units[u].hex = Some(to);
+    rules.relocate(state, u, to);
     if rules.unit_type(state, u) == CounterType::Wagon && !side.contains(caisson_hexmap::Hexside::PIKE) {
         march.wagon_paid = true;
     }

@@ -111,7 +111,7 @@ pub fn choose(rules: &Gcacw, state: &mut State, u: usize, option: &str) -> Optio
     let RuleKind::RailMove { fatigue, .. } = kind else { return None };
     let (fatigue, source) = (*fatigue, source.to_string());
     state.activated_once.insert(u);
-    state.units[u].hex = Some(to);
+    rules.relocate(state, u, to);
     state.units[u].fatigue = (state.units[u].fatigue + fatigue).min(4);
     state.note(
         format!(

@@ -431,6 +431,24 @@ impl Gcacw {
         })
     }
 
+    /// Whether a unit stands in a redoubt it benefits from: in HSN only Union units do
+    /// (HSN-B 9.0).
+    #[must_use]
+    pub fn in_redoubt(&self, state: &State, u: usize) -> bool {
+        self.unit_side(state, u) == Side::Union
+            && state.units[u].hex.is_some_and(|h| self.map().has_feature(h, HexFeature::Redoubt))
+    }
+
+    /// Moves a unit to a hex; an entrenchment marker stays behind (GCACW 9.0: it is removed the
+    /// moment the unit leaves its hex).
+    pub fn relocate(&self, state: &mut State, u: usize, to: Hex) {
+        let unit = &mut state.units[u];
+        if unit.hex != Some(to) {
+            unit.entrenchment = None;
+        }
+        unit.hex = Some(to);
+    }
+
     /// Whether a hex has a railroad station.
     #[must_use]
     pub fn is_station(&self, hex: Hex) -> bool {

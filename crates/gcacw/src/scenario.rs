@@ -272,6 +272,16 @@ pub enum RuleKind {
         /// Whether a release frees every counter of the rule at once.
         #[serde(default)]
         group: bool,
+        /// Whether held counters also skip the Recovery Phase.
+        #[serde(default)]
+        no_recovery: bool,
+    },
+    /// Counters whose Strength marker stays disorganized in the Recovery Phase of some turns.
+    KeepDisorganized {
+        /// Counters.
+        counters: Vec<String>,
+        /// Turns.
+        turns: Vec<u16>,
     },
     /// An arrival table.
     ArrivalTable {

@@ -35,6 +35,7 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
         Stage::ActivateSelect { leader, selected } => activation::select_decision(rules, state, *leader, selected),
         Stage::ActivateTransfer => activation::transfer_decision(rules, state),
         Stage::ActivateNext => activation::next_decision(rules, state),
+        Stage::RecoveryEntrench { side, done } => crate::recovery::decision(rules, state, *side, done),
         Stage::InitiativeRoll { .. }
         | Stage::MarchAllowance { .. }
         | Stage::ExtendedMarch { .. }
@@ -148,6 +149,9 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
         }
         Stage::ActivateTransfer => activation::choose_transfer(rules, state, option).ok_or_else(bad),
         Stage::ActivateNext => activation::choose_next(rules, state, option).ok_or_else(bad),
+        Stage::RecoveryEntrench { side, done } => {
+            crate::recovery::choose(rules, state, side, done, option).ok_or_else(bad)
+        }
         _ => Err(bad()),
     }
 }
@@ -247,11 +251,15 @@ pub fn next_action_phase(rules: &Gcacw, state: &mut State) {
     }
 }
 
-/// Ends the Action Cycle (GCACW 4.4). Combat, recovery and victory come with the next rules
-/// issue; until then the turn advances at once.
+/// Ends the Action Cycle (GCACW 4.4) and goes on to the Recovery Phase (8.0).
 pub fn end_action_cycle(rules: &Gcacw, state: &mut State) {
     state.note("The Action Cycle ends.", Some("GCACW 4.4"));
     state.activation = None;
+    crate::recovery::begin(rules, state);
+}
+
+/// Turn Indication Phase (GCACW 3.0): the next turn, or the end of the game after the last.
+pub fn next_turn(rules: &Gcacw, state: &mut State) {
     state.turn += 1;
     if state.turn > rules.scenario().turns {
         state.turn = rules.scenario().turns;

@@ -173,6 +173,13 @@ pub enum Stage {
     ActivateTransfer,
     /// Choosing the next unit of the activation (steps 6–8).
     ActivateNext,
+    /// Recovery Phase step 1: a side's units at fatigue 0 may entrench (GCACW 8.0).
+    RecoveryEntrench {
+        /// Side deciding.
+        side: Side,
+        /// Units that have entrenched this phase.
+        done: Vec<usize>,
+    },
     /// The game is over.
     Over,
 }

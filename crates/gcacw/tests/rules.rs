@@ -452,3 +452,45 @@ fn friendly_occupied_penalty_gcacw_6_2() {
         step(&rules, &MoveContext::new(&rules, &state, coon), from, to, false, false, true).expect("may enter").cost;
     assert_eq!(cavalry_cost, cavalry_alone, "mounted cavalry never pays");
 }
+
+/// GCACW 8.0 Recovery Phase in its order, and 9.0 entrenchment in recovery (digest T23): a unit
+/// at fatigue 0 may entrench a big step (none → Breastworks); fatigue 0–1 reorganizes and turns
+/// back unless Demoralize-2; fatigue 3–4 turns exhausted; everyone loses three levels.
+#[test]
+fn recovery_phase_gcacw_8_0() {
+    use caisson_gcacw::recovery::next_entrenchment;
+    use caisson_gcacw::scenario::Entrenchment::*;
+    assert_eq!(next_entrenchment(None, false), Some(Breastworks));
+    assert_eq!(next_entrenchment(None, true), Some(FortBuild1));
+    assert_eq!(next_entrenchment(Some(Abatis), false), Some(FortBuild1));
+    assert_eq!(next_entrenchment(Some(BreastworksBuild), false), Some(FortBuild2));
+    for m in [Breastworks, FortBuild1, FortBuild2] {
+        assert_eq!(next_entrenchment(Some(m), false), Some(FortComplete));
+    }
+    let mut g = manual("hsn-2", |r, s| {
+        let set = |s: &mut State, id: &str, fl: u8, org: bool, exh: bool, dem: u8| {
+            let u = r.unit_by_id(id).expect(id);
+            let unit = &mut s.units[u];
+            (unit.fatigue, unit.organized, unit.exhausted, unit.demoralized) = (fl, org, exh, dem);
+        };
+        set(s, "cox", 4, true, false, 0);
+        set(s, "ruger", 1, false, true, 1);
+        set(s, "rucker", 0, false, true, 2);
+        set(s, "biffle", 0, true, false, 0);
+        s.turn = 2;
+        caisson_gcacw::sequence::end_action_cycle(r, s);
+    });
+    assert!(matches!(g.state().stage, Stage::RecoveryEntrench { side: caisson_gcacw::Side::Union, .. }));
+    choose(&mut g, "done");
+    choose(&mut g, "entrench:biffle");
+    let st = g.state();
+    let u = |id: &str| unit(&g, id);
+    assert_eq!(st.units[u("biffle")].entrenchment, Some(Breastworks));
+    let cox = &st.units[u("cox")];
+    assert!(cox.exhausted && cox.fatigue == 1, "fatigue 4: exhausted, then 4 − 3 = 1");
+    let ruger = &st.units[u("ruger")];
+    assert!(ruger.organized && !ruger.exhausted && ruger.demoralized == 0 && ruger.fatigue == 0);
+    let rucker = &st.units[u("rucker")];
+    assert!(!rucker.organized && rucker.exhausted && rucker.demoralized == 1, "Demoralize-2 blocks reorganizing");
+    assert_eq!(st.turn, 3, "the turn advances after recovery");
+}
