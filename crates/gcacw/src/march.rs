@@ -372,6 +372,13 @@ pub fn moving_decision(rules: &Gcacw, state: &State, march: &March) -> Decision 
             ));
         }
     }
+    if let Some(at) = state.units[u].hex {
+        let side = rules.unit_side(state, u);
+        for p in state.bridges.pontoons.iter().filter(|p| p.owner == side && (p.side.0 == at || p.side.1 == at)) {
+            let (a, b) = p.side;
+            options.push(Choice::new(format!("dismantle:{a}-{b}"), format!("Dismantle the pontoon bridge {a}–{b}")));
+        }
+    }
     options.push(Choice::new("end", format!("End {name}'s march")));
     let at = state.units[u].hex.map(|h| map.label(h)).unwrap_or_default();
     Decision {
@@ -386,8 +393,14 @@ pub fn moving_decision(rules: &Gcacw, state: &State, march: &March) -> Decision 
 pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &str) -> Option<()> {
     if option == "end" {
         state.note(format!("{} ends its march.", rules.unit_name(state, march.unit)), Some("GCACW 5.1"));
-        rules.update_releases(state, Some(march.unit));
-        end_march(rules, state);
+        conclude(rules, state, march.unit, march.moved);
+        return Some(());
+    }
+    if let Some(site) = option.strip_prefix("dismantle:").and_then(crate::bridges::parse_site) {
+        // GCACW 10.2: free of MP, and the march goes on.
+        state.bridges.pontoons.retain(|p| p.side != site);
+        state.note(format!("The pontoon bridge {}–{} is dismantled.", site.0, site.1), Some("GCACW 10.2"));
+        state.stage = Stage::Moving { march };
         return Some(());
     }
     let to: caisson_hexmap::Hex = option.strip_prefix("move:")?.parse().ok()?;
@@ -432,13 +445,25 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
         state.note(format!("{name} entered an enemy zone of control and must stop."), Some("GCACW 6.2"));
     }
     let over = s.ends || march.left == Half::whole(0) || state.units[u].hex.is_none();
-    rules.update_releases(state, over.then_some(u));
     if over {
-        end_march(rules, state);
+        conclude(rules, state, u, true);
     } else {
         state.stage = Stage::Moving { march };
     }
     Some(())
+}
+
+/// What happens where a march ends: restrictions freed by it (scenario rules), enemy pontoons
+/// overrun (GCACW 10.2), and the chance to destroy a bridge (10.2) before the march is over.
+fn conclude(rules: &Gcacw, state: &mut State, u: usize, moved: bool) {
+    if state.units[u].hex.is_some() {
+        rules.update_releases(state, Some(u));
+        crate::bridges::overrun(rules, state, u);
+        if crate::bridges::offer_destroy(rules, state, u, !moved) {
+            return;
+        }
+    }
+    end_march(rules, state);
 }
 
 /// A unit's march is over: back to its activation, or on to the next Action Phase.

@@ -31,6 +31,8 @@ pub struct MoveContext {
     pub infantry: Vec<bool>,
     /// Whether a friendly wagon train is in the hex.
     pub wagon: Vec<bool>,
+    /// The bridges as they stand.
+    pub bridges: crate::bridges::Bridges,
     /// Counties the marcher must stay in (a scenario rule), if any.
     pub confined: Option<Vec<String>>,
     /// Extra cost for a wagon to cross a bridge (a scenario rule).
@@ -53,6 +55,7 @@ impl MoveContext {
             friendly_cv: vec![Half::whole(0); n],
             infantry: vec![false; n],
             wagon: vec![false; n],
+            bridges: state.bridges.clone(),
             confined: None,
             wagon_bridge: 0,
         };
@@ -147,12 +150,17 @@ pub fn step(
         return None;
     }
     let route = side.intersects(Hexside::ANY_ROUTE);
-    // Rivers: only at a bridge, dam, ferry or (not in rain) ford (GCACW 6.1, 12.0). The
-    // Cumberland's bridges are for the Union alone (HSN-B 10.0).
+    // Rivers: only at a standing bridge, an own pontoon, or (not in rain) a ford or destroyed
+    // bridge (GCACW 6.1, 10.0, 10.2, 12.0). The Cumberland's bridges are for the Union alone
+    // (HSN-B 10.0).
+    let mut pontoon_road = false;
     if side.intersects(Hexside::RIVER) {
-        let ford = side.contains(Hexside::FORD) && !ctx.rain;
-        let bridge = side.intersects(Hexside::BRIDGE | Hexside::DAM | Hexside::FERRY);
-        if !(ford || bridge) || (side.contains(Hexside::MAJOR_RIVER) && ctx.side == Side::Confederate) {
+        let c = ctx.bridges.crossing(map, from, to);
+        let own_pontoon = c.pontoon.is_some_and(|(owner, _)| owner == ctx.side);
+        pontoon_road = own_pontoon && c.pontoon.is_some_and(|(_, road)| road);
+        if !(c.bridge || own_pontoon || (c.ford && !ctx.rain))
+            || (side.contains(Hexside::MAJOR_RIVER) && ctx.side == Side::Confederate)
+        {
             return None;
         }
     }
@@ -169,7 +177,8 @@ pub fn step(
         return None;
     }
     let terrain = if ctx.rain && into == Terrain::ProvisionalSwamp { Terrain::Swamp } else { into };
-    let mut cost = match route_cost(rules, side, terrain, ctx.rain) {
+    let route_side = if pontoon_road { side | Hexside::ROAD } else { side };
+    let mut cost = match route_cost(rules, route_side, terrain, ctx.rain) {
         Some(c) => c,
         None => rules.charts().terrain_cost(terrain, ctx.rain)?,
     };

@@ -1,16 +1,17 @@
 //! The Recovery Phase (GCACW 8.0), in the rule's order: (1) units at fatigue 0 may entrench
-//! (9.0, 1864 Recovery procedure) — bridges come with the bridge rules (10.0); (3) units at
+//! (9.0, 1864 Recovery procedure), build a pontoon bridge (10.1) or repair a bridge (10.3); (3) units at
 //! fatigue 0 or 1 reorganize, turn back to their normal side and shed demoralization, unless
 //! Demoralize-2; (4) units at fatigue 3 or 4 turn to their exhausted side; (5) every unit loses
 //! three fatigue levels. Steps 2 and 6 (forage, supply) do not exist in HSN.
 
-use caisson_kernel::{Choice, Decision};
+use caisson_hexmap::Hex;
+use caisson_kernel::{Choice, Decision, RollRequest};
 
 use crate::catalog::CounterType;
 use crate::rules::Gcacw;
 use crate::scenario::{Entrenchment, RuleKind};
 use crate::state::{Stage, State};
-use crate::{sequence, Side};
+use crate::{bridges, sequence, Side};
 
 /// The next marker when a unit entrenches in the Recovery Phase (GCACW 9.0, 1864): a bigger step
 /// than the Entrenchment action's.
@@ -38,13 +39,17 @@ fn skips_recovery(rules: &Gcacw, state: &State, u: usize) -> bool {
         })
 }
 
+/// Whether step 1 may be done at all: not in rain, except rain brought by Late Rain (HSN Sc 2),
+/// the only rain of the Basic Game.
+fn weather_allows(rules: &Gcacw, state: &State) -> bool {
+    !state.rain || rules.scenario().rules().any(|r| matches!(r, RuleKind::LateRain { .. }))
+}
+
 /// Units of a side that may entrench in step 1: on the map, fatigue 0, not demoralized, not a
-/// wagon, a marker to gain, and not held out of the phase. Rain stops it, except rain brought by
-/// Late Rain (HSN Sc 2), the only rain of the Basic Game.
+/// wagon, a marker to gain, not held out of the phase, and no other activity yet.
 #[must_use]
 pub fn may_entrench(rules: &Gcacw, state: &State, side: Side, done: &[usize]) -> Vec<usize> {
-    let late_rain_only = rules.scenario().rules().any(|r| matches!(r, RuleKind::LateRain { .. }));
-    if state.rain && !late_rain_only {
+    if !weather_allows(rules, state) {
         return Vec::new();
     }
     (0..state.units.len())
@@ -65,62 +70,138 @@ pub fn may_entrench(rules: &Gcacw, state: &State, side: Side, done: &[usize]) ->
 /// Begins the Recovery Phase: step 1 for the Union player, then the Confederate, then the rest.
 pub fn begin(rules: &Gcacw, state: &mut State) {
     state.note(format!("Recovery Phase of turn {}.", state.turn), Some("GCACW 8.0"));
-    entrench_step(rules, state, Side::Union, Vec::new());
+    step1(rules, state, Side::Union, Vec::new(), Vec::new(), false);
 }
 
-fn entrench_step(rules: &Gcacw, state: &mut State, side: Side, done: Vec<usize>) {
-    if may_entrench(rules, state, side, &done).is_empty() {
+fn step1(rules: &Gcacw, state: &mut State, side: Side, done: Vec<usize>, pontoon_hexes: Vec<Hex>, repair_used: bool) {
+    let stage = Stage::Recovery { side, done, pontoon_hexes, repair_used, roll: None };
+    if options(rules, state, &stage).is_empty() {
         match side {
-            Side::Union => entrench_step(rules, state, Side::Confederate, Vec::new()),
+            Side::Union => step1(rules, state, Side::Confederate, Vec::new(), Vec::new(), false),
             Side::Confederate => finish(rules, state),
         }
     } else {
-        state.stage = Stage::RecoveryEntrench { side, done };
+        state.stage = stage;
     }
 }
 
-/// The step-1 decision: which units entrench.
+fn options(rules: &Gcacw, state: &State, stage: &Stage) -> Vec<Choice> {
+    let Stage::Recovery { side, done, pontoon_hexes, repair_used, .. } = stage else { return Vec::new() };
+    let mut out = Vec::new();
+    for u in may_entrench(rules, state, *side, done) {
+        let Some(next) = next_entrenchment(state.units[u].entrenchment, rules.in_redoubt(state, u)) else { continue };
+        let hex = state.units[u].hex.map(|h| rules.map().label(h)).unwrap_or_default();
+        out.push(Choice::new(
+            format!("entrench:{}", rules.unit_id(state, u)),
+            format!("{} entrenches in {hex} (→ {})", rules.unit_name(state, u), next.name()),
+        ));
+    }
+    if !weather_allows(rules, state) {
+        return out;
+    }
+    for u in 0..state.units.len() {
+        if rules.unit_side(state, u) != *side || done.contains(&u) || skips_recovery(rules, state, u) {
+            continue;
+        }
+        let name = rules.unit_name(state, u);
+        for (a, b) in bridges::pontoon_sites(rules, state, u, pontoon_hexes) {
+            out.push(Choice::new(
+                format!("pontoon:{}:{a}-{b}", rules.unit_id(state, u)),
+                format!("{name} tries to build a pontoon bridge {a}–{b} (GCACW 10.1)"),
+            ));
+        }
+        if !repair_used {
+            for (a, b) in bridges::repair_sites(rules, state, u) {
+                out.push(Choice::new(
+                    format!("repair:{}:{a}-{b}", rules.unit_id(state, u)),
+                    format!("{name} tries to repair the bridge {a}–{b} (GCACW 10.3)"),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The step-1 decision.
 #[must_use]
-pub fn decision(rules: &Gcacw, state: &State, side: Side, done: &[usize]) -> Decision {
-    let mut options: Vec<Choice> = may_entrench(rules, state, side, done)
-        .into_iter()
-        .filter_map(|u| {
-            let next = next_entrenchment(state.units[u].entrenchment, rules.in_redoubt(state, u))?;
-            let hex = state.units[u].hex.map(|h| rules.map().label(h)).unwrap_or_default();
-            Some(Choice::new(
-                format!("entrench:{}", rules.unit_id(state, u)),
-                format!("{} entrenches in {hex} (→ {})", rules.unit_name(state, u), next.name()),
-            ))
-        })
-        .collect();
-    options.push(Choice::new("done", "No more entrenching"));
+pub fn decision(rules: &Gcacw, state: &State) -> Decision {
+    let side = match &state.stage {
+        Stage::Recovery { side, .. } => *side,
+        _ => Side::Union,
+    };
+    let mut options = options(rules, state, &state.stage);
+    options.push(Choice::new("done", "Nothing more in this step"));
     Decision {
         side: side.id().into(),
-        kind: "recovery-entrench".into(),
-        prompt: format!("{side} Recovery Phase: units at fatigue 0 may entrench (GCACW 8.0 step 1, 9.0)"),
+        kind: "recovery".into(),
+        prompt: format!(
+            "{side} Recovery Phase: units at fatigue 0 may entrench, build a pontoon bridge or repair a bridge (GCACW 8.0 step 1)"
+        ),
         options,
     }
 }
 
+/// The bridge roll waiting in step 1, if any.
+#[must_use]
+pub fn roll_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
+    let Stage::Recovery { side, roll: Some((_, site, repair)), .. } = &state.stage else { return None };
+    Some(if *repair { bridges::repair_request(*side, *site) } else { bridges::pontoon_request(rules, *side, *site) })
+}
+
+/// Resolves the bridge roll of step 1.
+pub fn apply_roll(rules: &Gcacw, state: &mut State, req: &RollRequest, dice: &[u8]) {
+    let Stage::Recovery { side, done, pontoon_hexes, repair_used, roll: Some((_, site, repair)) } = state.stage.clone()
+    else {
+        return;
+    };
+    if repair {
+        bridges::apply_repair(state, site, req, dice);
+    } else {
+        bridges::apply_pontoon(rules, state, side, site, req, dice);
+    }
+    step1(rules, state, side, done, pontoon_hexes, repair_used);
+}
+
 /// Applies a step-1 option; `None` if unreadable.
-pub fn choose(rules: &Gcacw, state: &mut State, side: Side, mut done: Vec<usize>, option: &str) -> Option<()> {
+pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Option<()> {
+    let Stage::Recovery { side, mut done, mut pontoon_hexes, mut repair_used, roll: None } = state.stage.clone() else {
+        return None;
+    };
     if option == "done" {
         match side {
-            Side::Union => entrench_step(rules, state, Side::Confederate, Vec::new()),
+            Side::Union => step1(rules, state, Side::Confederate, Vec::new(), Vec::new(), false),
             Side::Confederate => finish(rules, state),
         }
         return Some(());
     }
-    let u = rules.unit_by_id(option.strip_prefix("entrench:")?)?;
-    if !may_entrench(rules, state, side, &done).contains(&u) {
-        return None;
-    }
-    let next = next_entrenchment(state.units[u].entrenchment, rules.in_redoubt(state, u))?;
-    state.units[u].entrenchment = Some(next);
-    let hex = state.units[u].hex.map(|h| rules.map().label(h)).unwrap_or_default();
-    state.note(format!("{} entrenches in {hex}: {}.", rules.unit_name(state, u), next.name()), Some("GCACW 9.0"));
+    let (verb, rest) = option.split_once(':')?;
+    let (id, site) = match rest.split_once(':') {
+        Some((id, site)) => (id, bridges::parse_site(site)),
+        None => (rest, None),
+    };
+    let u = rules.unit_by_id(id)?;
     done.push(u);
-    entrench_step(rules, state, side, done);
+    match (verb, site) {
+        ("entrench", None) => {
+            let next = next_entrenchment(state.units[u].entrenchment, rules.in_redoubt(state, u))?;
+            state.units[u].entrenchment = Some(next);
+            let hex = state.units[u].hex.map(|h| rules.map().label(h)).unwrap_or_default();
+            state.note(
+                format!("{} entrenches in {hex}: {}.", rules.unit_name(state, u), next.name()),
+                Some("GCACW 9.0"),
+            );
+            step1(rules, state, side, done, pontoon_hexes, repair_used);
+        }
+        ("pontoon", Some(site)) => {
+            pontoon_hexes.extend(state.units[u].hex);
+            state.stage = Stage::Recovery { side, done, pontoon_hexes, repair_used, roll: Some((u, site, false)) };
+        }
+        ("repair", Some(site)) => {
+            repair_used = true;
+            state.stage = Stage::Recovery { side, done, pontoon_hexes, repair_used, roll: Some((u, site, true)) };
+        }
+        _ => return None,
+    }
     Some(())
 }
 

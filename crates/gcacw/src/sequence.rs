@@ -35,7 +35,8 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
         Stage::ActivateSelect { leader, selected } => activation::select_decision(rules, state, *leader, selected),
         Stage::ActivateTransfer => activation::transfer_decision(rules, state),
         Stage::ActivateNext => activation::next_decision(rules, state),
-        Stage::RecoveryEntrench { side, done } => crate::recovery::decision(rules, state, *side, done),
+        Stage::Recovery { .. } => crate::recovery::decision(rules, state),
+        Stage::DestroyBridge { unit, .. } => crate::bridges::destroy_decision(rules, state, *unit),
         Stage::InitiativeRoll { .. }
         | Stage::MarchAllowance { .. }
         | Stage::ExtendedMarch { .. }
@@ -65,6 +66,10 @@ pub fn roll_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
         Stage::ForceMarchRoll { march } => Some(march::force_march_request(rules, state, march)),
         Stage::ActivateAllowance => activation::allowance_request(rules, state),
         Stage::ArrivalRoll => crate::arrival::roll_request(rules, state),
+        Stage::Recovery { roll: Some(_), .. } => crate::recovery::roll_request(rules, state),
+        Stage::DestroyBridge { unit, stayed, site: Some(site) } => {
+            Some(crate::bridges::destroy_request(rules, state, *unit, *site, *stayed))
+        }
         _ => None,
     }
 }
@@ -100,6 +105,11 @@ pub fn roll(rules: &Gcacw, state: &mut State, dice: &[u8]) -> Result<(), RuleErr
         Stage::ForceMarchRoll { march } => march::apply_force_march(rules, state, march, &req, dice),
         Stage::ActivateAllowance => activation::apply_allowance(rules, state, &req, dice),
         Stage::ArrivalRoll => crate::arrival::apply_roll(rules, state, &req, dice),
+        Stage::Recovery { roll: Some(_), .. } => crate::recovery::apply_roll(rules, state, &req, dice),
+        Stage::DestroyBridge { unit, site: Some(site), .. } => {
+            crate::bridges::apply_destroy(state, unit, site, &req, dice);
+            march::end_march(rules, state);
+        }
         _ => return Err(RuleError::Unexpected("no die roll is pending".into())),
     }
     Ok(())
@@ -149,8 +159,15 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
         }
         Stage::ActivateTransfer => activation::choose_transfer(rules, state, option).ok_or_else(bad),
         Stage::ActivateNext => activation::choose_next(rules, state, option).ok_or_else(bad),
-        Stage::RecoveryEntrench { side, done } => {
-            crate::recovery::choose(rules, state, side, done, option).ok_or_else(bad)
+        Stage::Recovery { .. } => crate::recovery::choose(rules, state, option).ok_or_else(bad),
+        Stage::DestroyBridge { unit, stayed, site: None } => {
+            if option == "keep" {
+                march::end_march(rules, state);
+            } else {
+                let site = option.strip_prefix("destroy:").and_then(crate::bridges::parse_site).ok_or_else(bad)?;
+                state.stage = Stage::DestroyBridge { unit, stayed, site: Some(site) };
+            }
+            Ok(())
         }
         _ => Err(bad()),
     }
@@ -273,6 +290,8 @@ pub fn next_turn(rules: &Gcacw, state: &mut State) {
 /// Begins a turn: the Leader Transfer Phase, Union first (GCACW 3.0, 6.3).
 pub fn start_turn(rules: &Gcacw, state: &mut State) {
     state.rain = false;
+    state.bridges.failed.clear();
+    state.bridges.destroy_tried.clear();
     state.gained = [false; 2];
     if state.turn > 1 {
         state.automatic.clear();

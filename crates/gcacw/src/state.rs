@@ -173,12 +173,28 @@ pub enum Stage {
     ActivateTransfer,
     /// Choosing the next unit of the activation (steps 6–8).
     ActivateNext,
-    /// Recovery Phase step 1: a side's units at fatigue 0 may entrench (GCACW 8.0).
-    RecoveryEntrench {
+    /// Recovery Phase step 1: a side's units at fatigue 0 may entrench, build a pontoon bridge
+    /// or repair a bridge (GCACW 8.0, 9.0, 10.1, 10.3).
+    Recovery {
         /// Side deciding.
         side: Side,
-        /// Units that have entrenched this phase.
+        /// Units that have done their one activity this phase.
         done: Vec<usize>,
+        /// Hexes where a pontoon has been tried this phase (one try per hex).
+        pontoon_hexes: Vec<Hex>,
+        /// Whether the side has made its one repair attempt.
+        repair_used: bool,
+        /// A bridge roll waiting: the unit, the hexside, and whether it is a repair.
+        roll: Option<(usize, crate::bridges::Side2, bool)>,
+    },
+    /// A unit that ended its march by a bridge may try to destroy it (GCACW 10.2).
+    DestroyBridge {
+        /// The unit.
+        unit: usize,
+        /// Whether it stayed in its hex all march.
+        stayed: bool,
+        /// The hexside chosen, waiting for the roll.
+        site: Option<crate::bridges::Side2>,
     },
     /// The game is over.
     Over,
@@ -195,6 +211,8 @@ pub struct State {
     pub leaders: Vec<Leader>,
     /// Station markers.
     pub stations: BTreeMap<Hex, StationMark>,
+    /// Pontoons, destroyed bridges and this turn's bridge attempts.
+    pub bridges: crate::bridges::Bridges,
     /// Where the game waits.
     pub stage: Stage,
     /// Activate Leader action in progress.

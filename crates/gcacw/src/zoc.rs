@@ -8,6 +8,8 @@
 
 use caisson_hexmap::{Hex, Hexside, Map, Terrain};
 
+use crate::bridges::Bridges;
+
 /// The strongest enemy zone of control in a hex.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Zoc {
@@ -22,15 +24,21 @@ pub enum Zoc {
 /// Whether a unit in `from` exerts a zone of control into the adjacent `into`, and of what kind.
 #[must_use]
 pub fn exerted(map: &Map, from: Hex, into: Hex, rain: bool) -> Zoc {
+    exerted_with(map, &Bridges::default(), from, into, rain)
+}
+
+/// As [`exerted`], with the bridges as they stand: a destroyed bridge carries ZOC only as a
+/// ford does, and a pontoon of either side carries it (GCACW 10.2).
+#[must_use]
+pub fn exerted_with(map: &Map, bridges: &Bridges, from: Hex, into: Hex, rain: bool) -> Zoc {
     let side = map.hexside(from, into);
     let route = side.intersects(Hexside::ANY_ROUTE);
     if side.contains(Hexside::ALL_WATER) {
         return Zoc::None;
     }
     if side.intersects(Hexside::RIVER) {
-        let crossing =
-            side.intersects(Hexside::BRIDGE | Hexside::DAM | Hexside::FERRY) || (!rain && side.contains(Hexside::FORD));
-        if !crossing {
+        let c = bridges.crossing(map, from, into);
+        if !(c.bridge || c.pontoon.is_some() || (!rain && c.ford)) {
             return Zoc::None;
         }
     }
@@ -57,12 +65,12 @@ pub fn exerted(map: &Map, from: Hex, into: Hex, rain: bool) -> Zoc {
 /// The zone-of-control grid of a set of units (their hexes): the strongest ZOC in each hex,
 /// indexed by [`Map::index`].
 #[must_use]
-pub fn grid(map: &Map, sources: impl IntoIterator<Item = Hex>, rain: bool) -> Vec<Zoc> {
+pub fn grid(map: &Map, bridges: &Bridges, sources: impl IntoIterator<Item = Hex>, rain: bool) -> Vec<Zoc> {
     let mut g = vec![Zoc::None; map.index_len()];
     for from in sources {
         for (_, n) in map.neighbors(from) {
             if let Some(i) = map.index(n) {
-                g[i] = g[i].max(exerted(map, from, n, rain));
+                g[i] = g[i].max(exerted_with(map, bridges, from, n, rain));
             }
         }
     }

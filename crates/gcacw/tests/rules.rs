@@ -480,7 +480,7 @@ fn recovery_phase_gcacw_8_0() {
         s.turn = 2;
         caisson_gcacw::sequence::end_action_cycle(r, s);
     });
-    assert!(matches!(g.state().stage, Stage::RecoveryEntrench { side: caisson_gcacw::Side::Union, .. }));
+    assert!(matches!(g.state().stage, Stage::Recovery { side: caisson_gcacw::Side::Union, .. }));
     choose(&mut g, "done");
     choose(&mut g, "entrench:biffle");
     let st = g.state();
@@ -493,4 +493,45 @@ fn recovery_phase_gcacw_8_0() {
     let rucker = &st.units[u("rucker")];
     assert!(!rucker.organized && rucker.exhausted && rucker.demoralized == 1, "Demoralize-2 blocks reorganizing");
     assert_eq!(st.turn, 3, "the turn advances after recovery");
+}
+
+/// GCACW 10.2: an infantry unit of Combat 5+ ending its march by a permanent bridge may try to
+/// destroy it (2 or less; −1 with no enemy ZOC, −1 for staying put); the river is then forded
+/// there. GCACW 10.1: in the Recovery Phase it may build a pontoon on 5 or less, which only its
+/// own side may cross.
+#[test]
+fn bridges_gcacw_10() {
+    use caisson_hexmap::Hex;
+    let mizner = Hex::new(17, 14);
+    let mut g = manual("hsn-1", |r, s| {
+        let cox = r.unit_by_id("cox").expect("cox");
+        s.units[cox].hex = Some(mizner);
+    });
+    union_to_act(&mut g);
+    choose(&mut g, "march:cox");
+    choose(&mut g, "die:3");
+    choose(&mut g, "no-force-march");
+    choose(&mut g, "end");
+    assert!(options(&g).contains(&"destroy:1714-1715".to_string()), "{:?}", options(&g));
+    choose(&mut g, "destroy:1714-1715");
+    choose(&mut g, "die:4"); // 4 − 1 − 1 = 2: destroyed
+    let site = caisson_gcacw::bridges::key(mizner, Hex::new(17, 15));
+    assert!(g.state().bridges.destroyed.contains(&site), "{:?}", g.log().last());
+    let c = g.state().bridges.crossing(g.rules().map(), mizner, Hex::new(17, 15));
+    assert!(!c.bridge && c.ford, "a destroyed minor-river bridge is a ford");
+
+    // A pontoon in the Recovery Phase.
+    let (rules, mut state) = Gcacw::new(hsn().expect("data"), "hsn-2", Settings::default()).expect("hsn-2");
+    let cox = rules.unit_by_id("cox").expect("cox");
+    state.units[cox].hex = Some(mizner);
+    state.units[cox].fatigue = 0;
+    let sites = caisson_gcacw::bridges::pontoon_sites(&rules, &state, cox, &[]);
+    assert!(!sites.is_empty(), "Fort Mizner has an unbridged Duck hexside");
+    let (a, b) = sites[0];
+    let req = caisson_gcacw::bridges::pontoon_request(&rules, caisson_gcacw::Side::Union, sites[0]);
+    let mods: i32 = req.modifiers.iter().map(|m| m.value).sum();
+    let die = u8::try_from(5 - mods).expect("a die that just builds it");
+    caisson_gcacw::bridges::apply_pontoon(&rules, &mut state, caisson_gcacw::Side::Union, sites[0], &req, &[die]);
+    let c = state.bridges.crossing(rules.map(), a, b);
+    assert_eq!(c.pontoon.map(|(owner, _)| owner), Some(caisson_gcacw::Side::Union));
 }
