@@ -18,6 +18,7 @@ pub mod movement;
 pub mod rail;
 pub mod recovery;
 pub mod registry;
+pub mod retreat;
 pub mod rules;
 pub mod scenario;
 pub mod sequence;

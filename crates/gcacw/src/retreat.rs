@@ -1,0 +1,272 @@
+//! Retreats, routs and cavalry retreats (GCACW 7.6, 7.7): the retreating stack moves hex by hex,
+//! each hex chosen by the owner among the legal hexes with the lowest Priority Number of the
+//! Retreat Chart in force, paying that description's Manpower loss; surrender when no legal hex
+//! is left; one override of the priorities when it alone avoids surrender.
+
+use caisson_hexmap::{Hex, Hexside, Terrain};
+use caisson_kernel::{Choice, Decision};
+use serde::Serialize;
+
+use crate::charts::{RetreatHex, RetreatRow};
+use crate::rules::Gcacw;
+use crate::state::State;
+use crate::zoc::Zoc;
+use crate::Side;
+
+/// The kind of retreat, which sets its length and charts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RetreatKind {
+    /// "r": two to four hexes.
+    Retreat,
+    /// "R": four to six hexes.
+    Rout,
+    /// Cavalry retreat (7.7): four to six hexes, no chart losses but for enemy-occupied hexes.
+    Cavalry,
+    /// The Defender's Retreat Option: one to four hexes, may end next to the start.
+    Voluntary,
+}
+
+impl RetreatKind {
+    /// Fewest and most hexes.
+    #[must_use]
+    pub const fn length(self) -> (usize, usize) {
+        match self {
+            RetreatKind::Retreat => (2, 4),
+            RetreatKind::Rout | RetreatKind::Cavalry => (4, 6),
+            RetreatKind::Voluntary => (1, 4),
+        }
+    }
+
+    /// The chart for the `n`-th hex entered (1-based), when not leaving an enemy ZOC (7.6).
+    #[must_use]
+    pub const fn chart(self, n: usize) -> u8 {
+        match self {
+            RetreatKind::Retreat | RetreatKind::Voluntary if n <= 1 => 1,
+            RetreatKind::Rout | RetreatKind::Cavalry if n <= 4 => 1,
+            _ => 2,
+        }
+    }
+}
+
+/// A retreat in progress.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Retreat {
+    /// Retreating side.
+    pub side: Side,
+    /// The stack (unit indices).
+    pub units: Vec<usize>,
+    /// Where it began.
+    pub start: Hex,
+    /// The hex of the active enemy unit or leader: the retreat may never come closer to it.
+    pub enemy: Hex,
+    /// Kind.
+    pub kind: RetreatKind,
+    /// Hexes entered so far.
+    pub path: Vec<Hex>,
+    /// Whether the one override of priorities has been used.
+    pub override_used: bool,
+}
+
+/// One hex the stack may enter next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RetreatStep {
+    /// The hex.
+    pub hex: Hex,
+    /// Its retreat description.
+    pub row: RetreatRow,
+    /// Manpower each unit loses there.
+    pub loss: u8,
+    /// Whether taking it uses the override.
+    pub override_needed: bool,
+}
+
+impl Retreat {
+    /// Where the stack is now.
+    #[must_use]
+    pub fn at(&self) -> Hex {
+        self.path.last().copied().unwrap_or(self.start)
+    }
+
+    /// Whether the stack may stop where it is: enough hexes, not in an enemy-occupied hex, and
+    /// (but for a voluntary retreat) not next to the start.
+    #[must_use]
+    pub fn may_stop(&self, rules: &Gcacw, state: &State) -> bool {
+        let (min, _) = self.kind.length();
+        let at = self.at();
+        self.path.len() >= min
+            && rules.occupant(state, at) != Some(self.side.enemy())
+            && (self.kind == RetreatKind::Voluntary || at.distance(self.start) > 1)
+    }
+
+    /// Whether the stack must stop: the most hexes, unless it stands in an enemy hex (then it
+    /// goes on until it is out of one).
+    #[must_use]
+    pub fn must_stop(&self, rules: &Gcacw, state: &State) -> bool {
+        let (_, max) = self.kind.length();
+        self.path.len() >= max && self.may_stop(rules, state)
+    }
+}
+
+/// Whether the stack may enter `to` from `from` at all (7.6 retreat restrictions).
+fn legal(rules: &Gcacw, state: &State, r: &Retreat, from: Hex, to: Hex) -> bool {
+    let map = rules.map();
+    let Some(terrain) = map.terrain(to) else { return false };
+    if terrain == Terrain::Water || to == r.start || to == r.enemy || r.path.contains(&to) {
+        return false;
+    }
+    if to.distance(r.enemy) < from.distance(r.enemy) || rules.prohibited(r.side, to) {
+        return false;
+    }
+    let side = map.hexside(from, to);
+    let route = side.intersects(Hexside::ANY_ROUTE);
+    if side.contains(Hexside::ALL_WATER) {
+        return false;
+    }
+    let swampy = |t: Option<Terrain>| {
+        matches!(t, Some(Terrain::Swamp | Terrain::Mountain)) || (state.rain && t == Some(Terrain::ProvisionalSwamp))
+    };
+    if !route && (swampy(map.terrain(from)) || swampy(Some(terrain))) {
+        return false;
+    }
+    if side.intersects(Hexside::RIVER) {
+        let c = state.bridges.crossing(map, from, to);
+        let own_pontoon = c.pontoon.is_some_and(|(owner, _)| owner == r.side);
+        if !(c.bridge || own_pontoon || (c.ford && !state.rain))
+            || (side.contains(Hexside::MAJOR_RIVER) && r.side == Side::Confederate)
+        {
+            return false;
+        }
+    }
+    if state.rain && side.contains(Hexside::CREEK) && !route {
+        return false;
+    }
+    true
+}
+
+/// The hexes the stack may enter next, with their descriptions: the legal hexes of the lowest
+/// Priority Number on the chart in force, or — when following the priorities can only end in
+/// surrender and the override is unused — every legal hex from which the retreat can be completed.
+#[must_use]
+pub fn steps(rules: &Gcacw, state: &State, r: &Retreat) -> Vec<RetreatStep> {
+    let candidates = described(rules, state, r);
+    let best = candidates.iter().map(|s| s.row.priority).min();
+    let by_priority: Vec<RetreatStep> = candidates.iter().filter(|s| Some(s.row.priority) == best).cloned().collect();
+    if r.override_used || by_priority.iter().any(|s| completes(rules, state, &advance(r, s.hex), false, 12)) {
+        return by_priority;
+    }
+    // Surrender is otherwise certain: one override, anywhere on the path (7.6).
+    candidates
+        .into_iter()
+        .filter(|s| completes(rules, state, &advance(r, s.hex), true, 12))
+        .map(|mut s| {
+            s.override_needed = best != Some(s.row.priority);
+            s
+        })
+        .chain(by_priority.into_iter().filter(|s| completes(rules, state, &advance(r, s.hex), true, 12)))
+        .fold(Vec::new(), |mut acc: Vec<RetreatStep>, s| {
+            if !acc.iter().any(|a| a.hex == s.hex) {
+                acc.push(s);
+            }
+            acc
+        })
+}
+
+fn advance(r: &Retreat, hex: Hex) -> Retreat {
+    let mut next = r.clone();
+    next.path.push(hex);
+    next
+}
+
+/// Every legal next hex with its description on the chart in force.
+fn described(rules: &Gcacw, state: &State, r: &Retreat) -> Vec<RetreatStep> {
+    let map = rules.map();
+    let from = r.at();
+    let enemy_zoc = rules.zoc_of(state, r.side.enemy());
+    let in_zoc = |h: Hex| map.index(h).is_some_and(|i| enemy_zoc[i] != Zoc::None);
+    let chart = if in_zoc(from) { 1 } else { r.kind.chart(r.path.len() + 1) };
+    let mut out = Vec::new();
+    for (_, to) in map.neighbors(from) {
+        if !legal(rules, state, r, from, to) {
+            continue;
+        }
+        let occupant = rules
+            .on_map(state)
+            .find(|&(u, h)| h == to && !r.units.contains(&u))
+            .map(|(u, _)| rules.unit_side(state, u));
+        let city = map.terrain(from) == Some(Terrain::City) || map.terrain(to) == Some(Terrain::City);
+        let hex = RetreatHex {
+            farther: to.distance(r.enemy) > from.distance(r.enemy),
+            across_route: map.hexside(from, to).intersects(Hexside::ANY_ROUTE) || city,
+            enemy_zoc: in_zoc(to),
+            enemy_occupied: occupant == Some(r.side.enemy()),
+            friendly_occupied: occupant == Some(r.side),
+        };
+        let Some(row) = rules.charts().retreat_description(chart, &hex) else { continue };
+        let loss = if r.kind == RetreatKind::Cavalry && !hex.enemy_occupied {
+            0
+        } else {
+            row.loss_for(hex.across_route, hex.friendly_occupied)
+        };
+        out.push(RetreatStep { hex: to, row: row.clone(), loss, override_needed: false });
+    }
+    out
+}
+
+/// Whether the retreat can be brought to a legal end from here, following the priorities (and,
+/// with `override_left`, breaking them once). Bounded in depth; retreats are at most six hexes
+/// plus the hexes needed to leave enemy-occupied ones.
+fn completes(rules: &Gcacw, state: &State, r: &Retreat, override_left: bool, depth: u8) -> bool {
+    if r.may_stop(rules, state) {
+        return true;
+    }
+    if depth == 0 {
+        return false;
+    }
+    let candidates = described(rules, state, r);
+    let best = candidates.iter().map(|s| s.row.priority).min();
+    candidates.iter().any(|s| {
+        let keeps = Some(s.row.priority) == best;
+        (keeps || override_left) && completes(rules, state, &advance(r, s.hex), override_left && keeps, depth - 1)
+    })
+}
+
+/// The decision of the next retreat hex (or stopping).
+#[must_use]
+pub fn decision(rules: &Gcacw, state: &State, r: &Retreat) -> Decision {
+    let names: Vec<String> = r.units.iter().map(|&u| rules.unit_name(state, u)).collect();
+    let steps = if r.must_stop(rules, state) { Vec::new() } else { steps(rules, state, r) };
+    let mut options: Vec<Choice> = steps
+        .into_iter()
+        .map(|s| {
+            let loss = if s.loss > 0 { format!(", −{} Manpower each", s.loss) } else { String::new() };
+            let ov = if s.override_needed { ", overriding the priorities once" } else { "" };
+            Choice::new(
+                format!("retreat:{}", s.hex),
+                format!(
+                    "To {} — priority {}: {}{loss}{ov}",
+                    rules.map().label(s.hex),
+                    s.row.priority,
+                    s.row.description
+                ),
+            )
+        })
+        .collect();
+    if r.may_stop(rules, state) {
+        options.push(Choice::new("stop", format!("Stop in {}", rules.map().label(r.at()))));
+    }
+    let (min, max) = r.kind.length();
+    Decision {
+        side: r.side.id().into(),
+        kind: "retreat".into(),
+        prompt: format!(
+            "{} {:?}: {min}–{max} hexes, {} so far, from {} away from {} (GCACW 7.6)",
+            names.join(", "),
+            r.kind,
+            r.path.len(),
+            rules.map().label(r.start),
+            rules.map().label(r.enemy)
+        ),
+        options,
+    }
+}
