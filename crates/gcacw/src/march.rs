@@ -8,7 +8,7 @@ use crate::charts::{EmtResult, Half, Mover};
 use crate::movement::{self, MoveContext};
 use crate::rules::Gcacw;
 use crate::scenario::RuleKind;
-use crate::state::{Intent, March, Stage, State};
+use crate::state::{Intent, LossCause, March, Stage, State};
 use crate::{activation, sequence, Side};
 
 fn mover(ty: CounterType) -> Mover {
@@ -177,7 +177,7 @@ pub fn apply_extended(rules: &Gcacw, state: &mut State, march: March, req: &Roll
     match result {
         EmtResult::NoEffect => {}
         EmtResult::Disorganize => state.units[u].organized = false,
-        EmtResult::Loss(n) => rules.lose_manpower(state, u, n, "extended march", "GCACW 5.1"),
+        EmtResult::Loss(n) => rules.lose_manpower(state, u, n, LossCause::ExtendedMarch, "extended march", "GCACW 5.1"),
     }
     if state.units[u].hex.is_none() {
         end_march(rules, state);
@@ -269,7 +269,7 @@ pub fn apply_force_march(rules: &Gcacw, state: &mut State, mut march: March, req
     march.left = march.left + Half::whole(u16::from(bonus));
     sequence::log_roll(state, req, dice, format!("+{bonus} MP (now {}), Manpower loss {loss}", march.left));
     if loss > 0 {
-        rules.lose_manpower(state, u, loss, "force march", "GCACW 5.1");
+        rules.lose_manpower(state, u, loss, LossCause::ForceMarch, "force march", "GCACW 5.1");
     }
     if state.units[u].hex.is_none() {
         end_march(rules, state);
@@ -438,7 +438,14 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
                 Some("GCACW 6.2"),
             );
         } else {
-            rules.lose_manpower(state, u, 1, "moving from enemy ZOC to enemy ZOC off the roads", "GCACW 6.2");
+            rules.lose_manpower(
+                state,
+                u,
+                1,
+                LossCause::ZocToZoc,
+                "moving from enemy ZOC to enemy ZOC off the roads",
+                "GCACW 6.2",
+            );
         }
     }
     if s.ends && !s.zoc_to_zoc {

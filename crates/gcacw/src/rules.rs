@@ -12,7 +12,7 @@ use crate::catalog::{Catalog, Counter, CounterType, Kind};
 use crate::charts::{Charts, Half};
 use crate::data::GameData;
 use crate::scenario::{Release, RuleKind, Scenario};
-use crate::state::{Leader, Stage, State, Unit};
+use crate::state::{Leader, Loss, LossCause, Stage, State, Unit};
 use crate::zoc::{self, Zoc};
 use crate::Side;
 
@@ -155,6 +155,8 @@ impl Gcacw {
             gained: [false; 2],
             rain: false,
             activated_once: Default::default(),
+            losses: Vec::new(),
+            flags: Default::default(),
             released: Default::default(),
             arrivals_due: 0,
             automatic_action: false,
@@ -488,12 +490,15 @@ impl Gcacw {
         }
     }
 
-    /// Takes Manpower from a unit; at zero it is eliminated. The new marker is disorganized.
-    pub fn lose_manpower(&self, state: &mut State, u: usize, loss: u8, why: &str, rule: &str) {
+    /// Takes Manpower from a unit, recording the loss and its cause (victory points count some
+    /// causes and not others); at zero it is eliminated. The new marker is disorganized.
+    pub fn lose_manpower(&self, state: &mut State, u: usize, loss: u8, cause: LossCause, why: &str, rule: &str) {
         let unit = &mut state.units[u];
-        unit.manpower = unit.manpower.saturating_sub(loss);
+        let taken = loss.min(unit.manpower);
+        unit.manpower -= taken;
         unit.organized = false;
         let left = unit.manpower;
+        state.losses.push(Loss { turn: state.turn, unit: u, amount: taken, cause });
         state.note(
             format!("{} loses {loss} Manpower ({why}); now {left}, disorganized.", self.unit_name(state, u)),
             Some(rule),

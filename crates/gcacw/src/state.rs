@@ -46,6 +46,38 @@ pub struct Leader {
     pub with: Option<usize>,
 }
 
+/// Why Manpower was lost: scenario victory points count losses "in combat, retreat or cavalry
+/// retreat" and not those of marching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LossCause {
+    /// Extended march (GCACW 5.1).
+    ExtendedMarch,
+    /// Force march (GCACW 5.1).
+    ForceMarch,
+    /// Moving from an enemy ZOC to another off the roads (GCACW 6.2).
+    ZocToZoc,
+    /// A combat result (GCACW 7.5).
+    Combat,
+    /// A retreat or rout, surrender included (GCACW 7.6).
+    Retreat,
+    /// A cavalry retreat (GCACW 7.7).
+    CavalryRetreat,
+}
+
+/// One Manpower loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Loss {
+    /// Turn.
+    pub turn: u16,
+    /// Unit index.
+    pub unit: usize,
+    /// Manpower lost.
+    pub amount: u8,
+    /// Cause.
+    pub cause: LossCause,
+}
+
 /// Burn RR Station markers (GCACW 5.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -235,6 +267,11 @@ pub struct State {
     pub released: std::collections::BTreeSet<u16>,
     /// Units that have been activated at least once (for "first activation" rules).
     pub activated_once: std::collections::BTreeSet<usize>,
+    /// Every Manpower loss, with its cause.
+    pub losses: Vec<Loss>,
+    /// Facts the victory conditions remember (e.g. "a Confederate unit entered Columbia by Turn 4"),
+    /// kept by [`crate::victory::observe`].
+    pub flags: BTreeMap<String, i32>,
     /// The log.
     pub log: Vec<LogEntry>,
 }
