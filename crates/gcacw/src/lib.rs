@@ -11,6 +11,7 @@ pub mod arrival;
 pub mod bridges;
 pub mod catalog;
 pub mod charts;
+pub mod combat;
 pub mod consolidation;
 pub mod data;
 pub mod march;
