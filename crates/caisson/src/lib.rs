@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod charts;
 pub mod engine;
 pub mod lines;
 pub mod random;
@@ -74,6 +75,25 @@ pub trait Registry {
     /// # Errors
     /// Unknown map, or map data that cannot be read.
     fn render_map_svg(&self, map: &str) -> Result<String, String>;
+
+    /// The reference charts of the rule system, in the order `caisson chart` lists them.
+    ///
+    /// # Errors
+    /// The chart data cannot be read.
+    fn charts(&self) -> Result<Vec<charts::ChartInfo>, String>;
+
+    /// One chart (named as in [`Registry::charts`]) laid out as tables, each reconstructed
+    /// value marked and explained.
+    ///
+    /// # Errors
+    /// Unknown chart, or chart data that cannot be read.
+    fn chart(&self, name: &str) -> Result<charts::Chart, String>;
+
+    /// One reading of the Combat Chart, each side's result explained.
+    ///
+    /// # Errors
+    /// The rule system has no Combat Chart, or its data cannot be read.
+    fn combat_reading(&self, query: &charts::CombatQuery) -> Result<charts::CombatReading, String>;
 }
 
 /// The message of a caught panic.

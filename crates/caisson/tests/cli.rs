@@ -298,3 +298,142 @@ fn random_play_through_the_engine_ends_every_scenario() {
     }
     assert!(engine.finish().success());
 }
+
+/// The twelve GCACW charts, each with the kind of source `caisson chart` must name.
+const CHARTS: [(&str, &str); 12] = [
+    ("combat", "official chart"),
+    ("terrain", "rulebook section"),
+    ("occupied", "rulebook section"),
+    ("attack-types", "rulebook section"),
+    ("movement-allowance", "rulebook section"),
+    ("strength", "reconstructed"),
+    ("extended-march", "rulebook section"),
+    ("ratio", "rulebook section"),
+    ("artillery", "rulebook section"),
+    ("maximum-values", "rulebook section"),
+    ("cavalry-retreat", "rulebook section"),
+    ("retreat", "rulebook section"),
+];
+
+#[test]
+fn chart_lists_every_chart_with_its_source() {
+    let out = caisson(&["chart"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for (name, source) in CHARTS {
+        let line = stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no line for `{name}`:\n{stdout}"));
+        assert!(line.contains(source), "{name} should name its source `{source}`: {line}");
+        assert!(line.contains("GCACW "), "{name} should name its rule section: {line}");
+    }
+    let line = |name: &str| stdout.lines().find(|l| l.starts_with(&format!("{name} "))).unwrap_or_default();
+    assert!(line("combat").contains("none"), "the Combat Chart is official: {}", line("combat"));
+    assert!(line("strength").contains("10 of 11 values"), "{}", line("strength"));
+    assert!(line("extended-march").contains(" of 84 values"), "{}", line("extended-march"));
+    // The system may be named, and every chart prints.
+    assert_eq!(text(&caisson(&["chart", "gcacw"], "").stdout), stdout);
+    for (name, _) in CHARTS {
+        let out = caisson(&["chart", "gcacw", name], "");
+        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
+        assert!(text(&out.stdout).lines().count() > 5, "{name}: {}", text(&out.stdout));
+    }
+}
+
+#[test]
+fn chart_combat_reads_the_rulebook_example() {
+    // HSN combat example (GCACW 7.5): +4, Brown (8) attacks Wagner (7): Wagner 1DR, Brown fa.
+    let out = caisson(&["chart", "gcacw", "combat", "--diff", "+4", "--attacker-cv", "8", "--defender-cv", "7"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("row +4"), "{stdout}");
+    assert!(stdout.contains("Defender: Combat value 7 (before entrenchment), column 7–11 → 1DR"), "{stdout}");
+    assert!(stdout.contains("Attacker: Combat value 8, column 7–11 → fa"), "{stdout}");
+    for meaning in ["  D  Disorganize/Fatigue", "  R  Rout/Demoralize-1", "  f  Fatigue-1", "  a  Advance"] {
+        assert!(stdout.contains(meaning), "`{meaning}` missing:\n{stdout}");
+    }
+    assert!(stdout.contains("GCACW 7.5"), "{stdout}");
+    assert!(!stdout.contains('†'), "the Combat Chart is official:\n{stdout}");
+    // Negative rows, halves, and rows beyond the chart.
+    let out =
+        caisson(&["chart", "gcacw", "combat", "--diff", "-30", "--attacker-cv", "3½", "--defender-cv", "0.5"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("row -8") && stdout.contains("beyond the chart"), "{stdout}");
+    assert!(stdout.contains("Attacker: Combat value 3½, column 4–6 → 4D"), "{stdout}");
+}
+
+#[test]
+fn chart_marks_reconstructed_values() {
+    let out = caisson(&["chart", "gcacw", "extended-march"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let row = |label: &str| stdout.lines().find(|l| l.starts_with(label)).unwrap_or_default().to_string();
+    // Organized 5 (NE, the Newton example) and 6 (D, a GTC example) are attested; 7 is not.
+    let six = row("6 ");
+    assert!(six.contains(" D ") && !six.contains("D†"), "{six}");
+    assert!(row("7 ").contains("D†"), "{}", row("7 "));
+    assert!(row("11 or more").contains('†'), "{stdout}");
+    assert!(stdout.contains("† 82 of 84 values are reconstructed"), "{stdout}");
+    assert!(stdout.contains("  † Organized, modified roll 9 → D: unknown row"), "{stdout}");
+    assert!(!stdout.contains("(not marked above)"), "every reconstructed value is placed:\n{stdout}");
+    // The official Combat Chart has none.
+    let out = caisson(&["chart", "gcacw", "combat"], "");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("No value of this chart is reconstructed."), "{stdout}");
+    assert!(stdout.contains("≥+10  3DR*"), "{stdout}");
+}
+
+#[test]
+fn chart_errors_exit_2_with_a_message() {
+    let out = caisson(&["chart", "gcacw", "supply"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("caisson: no chart `supply` in gcacw; the charts are: combat, terrain"), "{stderr}");
+    let combat = ["chart", "gcacw", "combat", "--diff", "+4"];
+    for (args, message) in [
+        (&["chart", "hsn", "combat"][..], "unknown rule system `hsn`"),
+        (&["chart", "combat"][..], "write `caisson chart gcacw combat`"),
+        (&[&combat[..], &["--attacker-cv", "0", "--defender-cv", "7"]].concat()[..], "at least ½"),
+        (&[&combat[..], &["--attacker-cv", "-3", "--defender-cv", "7"]].concat()[..], "cannot be negative"),
+        (&[&combat[..], &["--attacker-cv", "8", "--defender-cv", "seven"]].concat()[..], "not a Combat value"),
+        (&[&combat[..], &["--attacker-cv", "8", "--defender-cv", "2.25"]].concat()[..], "a whole number or a half"),
+        (
+            &["chart", "gcacw", "combat", "--diff", "four", "--attacker-cv", "8", "--defender-cv", "7"][..],
+            "differential",
+        ),
+        (&combat[..], "needs all three"),
+        (
+            &["chart", "gcacw", "ratio", "--diff", "1", "--attacker-cv", "8", "--defender-cv", "7"][..],
+            "not the `ratio`",
+        ),
+    ] {
+        let out = caisson(args, "");
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: `{message}` not in {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+/// The chart layout is the library's, for any registry: here the toy race's one chart.
+#[test]
+fn chart_layout_counts_and_marks_for_any_registry() {
+    use caisson::Registry;
+    let reg = common::ToyRegistry;
+    let rows = caisson::charts::list(&reg).expect("the toy charts");
+    assert_eq!((rows.len(), rows[0].values, rows[0].reconstructed), (1, 2, 1));
+    let mut out = Vec::new();
+    caisson::charts::write_list("toy", &rows, &mut out).expect("written");
+    let list = text(&out);
+    assert!(list.contains("speed  how far a racer moves  Race 1.0  rulebook section  1 of 2 values"), "{list}");
+    let mut out = Vec::new();
+    caisson::charts::write_chart(&reg.chart("speed").expect("the speed chart"), &mut out).expect("written");
+    let chart = text(&out);
+    assert!(chart.starts_with("Speed Table (Race 1.0)\nSource: Race 1.0\n"), "{chart}");
+    assert!(chart.contains("\n1-5     1\n6       2†\n"), "{chart}");
+    assert!(chart.contains("\n† 1 of 2 values is reconstructed"), "{chart}");
+    assert!(chart.contains("  † 6 → 2: a guess\n"), "{chart}");
+    assert!(reg.chart("nothing").is_err());
+}

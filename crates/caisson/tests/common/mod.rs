@@ -2,6 +2,7 @@
 
 #![allow(dead_code)] // Each test crate uses part of this.
 
+use caisson::charts::{Block, Cell, Chart, ChartInfo, Column, CombatQuery, CombatReading, Footnote};
 use caisson::{Registry, ScenarioRow};
 use caisson_kernel::toy::{toy_game, toy_load, Race};
 use caisson_kernel::{Decision, DynGame, Game, GameError, LogEntry, Save, SaveError, Setup};
@@ -49,6 +50,41 @@ impl Registry for ToyRegistry {
             "toy" => Ok("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".into()),
             other => Err(format!("no map `{other}`")),
         }
+    }
+    /// One chart, `speed`: how far a racer moves per die, one value reconstructed.
+    fn charts(&self) -> Result<Vec<ChartInfo>, String> {
+        Ok(vec![ChartInfo {
+            name: "speed".into(),
+            title: "Speed Table".into(),
+            purpose: "how far a racer moves".into(),
+            rules: "Race 1.0".into(),
+            source: "rulebook section".into(),
+        }])
+    }
+    fn chart(&self, name: &str) -> Result<Chart, String> {
+        if name != "speed" {
+            return Err(format!("no chart `{name}`"));
+        }
+        Ok(Chart {
+            title: "Speed Table".into(),
+            rules: "Race 1.0".into(),
+            source: "Race 1.0".into(),
+            blocks: vec![Block {
+                columns: vec![Column::label("Die"), Column::value("hexes")],
+                rows: vec![vec![Cell::new("1-5"), Cell::new("1")], vec![Cell::new("6"), Cell::marked("2", true)]],
+                ..Block::default()
+            }],
+            mark: '†',
+            footnotes: vec![Footnote {
+                items: vec!["6 → 2".into()],
+                reason: "reconstructed: a guess".into(),
+                placed: true,
+            }],
+            ..Chart::default()
+        })
+    }
+    fn combat_reading(&self, _query: &CombatQuery) -> Result<CombatReading, String> {
+        Err("the race has no Combat Chart".into())
     }
 }
 
