@@ -17,7 +17,15 @@ fn reachable(c: &mut Criterion) {
     let (rules, state) = Gcacw::new(hsn().expect("data"), "hsn-2", Settings::default()).expect("hsn-2");
     // Rucker, a Confederate cavalry brigade at 0111, with a long allowance: 13 MP (2d6 + 1 at most).
     let unit = rules.unit_by_id("rucker").expect("rucker");
-    let march = March { unit, ma: 13, left: Half::whole(13), moved: false, started_in_zoc: false, wagon_paid: true };
+    let march = March {
+        unit,
+        ma: 13,
+        left: Half::whole(13),
+        moved: false,
+        started_in_zoc: false,
+        wagon_paid: true,
+        stopped: false,
+    };
     let start = state.units[unit].hex.expect("on map");
     let mut group = c.benchmark_group("reachable hexes, cavalry with 13 MP, full HSN map");
     group.bench_function("caisson movement::reachable", |b| b.iter(|| movement::reachable(&rules, &state, &march)));

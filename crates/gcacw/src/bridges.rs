@@ -300,6 +300,13 @@ pub fn overrun(rules: &Gcacw, state: &mut State, u: usize) {
     }
 }
 
+/// [`overrun`] for every unit of a stack.
+pub fn overrun_all(rules: &Gcacw, state: &mut State, units: &[usize]) {
+    for &u in units {
+        overrun(rules, state, u);
+    }
+}
+
 /// The end-of-march decision to try to destroy a bridge.
 #[must_use]
 pub fn destroy_decision(rules: &Gcacw, state: &State, u: usize) -> Decision {

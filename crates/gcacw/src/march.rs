@@ -101,8 +101,15 @@ pub fn begin_unit_march(rules: &Gcacw, state: &mut State, u: usize, ma: u8) {
         );
         let ctx = MoveContext::new(rules, state, u);
         let started_in_zoc = state.units[u].hex.is_some_and(|h| movement::in_enemy_zoc(rules, &ctx, h));
-        let march =
-            March { unit: u, ma, left: Half::whole(u16::from(ma)), moved: false, started_in_zoc, wagon_paid: false };
+        let march = March {
+            unit: u,
+            ma,
+            left: Half::whole(u16::from(ma)),
+            moved: false,
+            started_in_zoc,
+            wagon_paid: false,
+            stopped: false,
+        };
         start_moving(rules, state, march);
         return;
     }
@@ -112,8 +119,15 @@ pub fn begin_unit_march(rules: &Gcacw, state: &mut State, u: usize, ma: u8) {
     let name = rules.unit_name(state, u);
     let ctx = MoveContext::new(rules, state, u);
     let started_in_zoc = state.units[u].hex.is_some_and(|h| movement::in_enemy_zoc(rules, &ctx, h));
-    let march =
-        March { unit: u, ma, left: Half::whole(u16::from(ma)), moved: false, started_in_zoc, wagon_paid: false };
+    let march = March {
+        unit: u,
+        ma,
+        left: Half::whole(u16::from(ma)),
+        moved: false,
+        started_in_zoc,
+        wagon_paid: false,
+        stopped: false,
+    };
     let extended = if exhausted { fl >= 2 } else { fl >= 3 };
     if extended {
         state.note(
@@ -346,7 +360,7 @@ pub fn moving_decision(rules: &Gcacw, state: &State, march: &March) -> Decision 
     let map = rules.map();
     let name = rules.unit_name(state, u);
     let mut options = Vec::new();
-    if let Some(at) = state.units[u].hex {
+    if let Some(at) = state.units[u].hex.filter(|_| !march.stopped) {
         let ctx = MoveContext::new(rules, state, u);
         for (_, to) in map.neighbors(at) {
             let Some(s) = movement::step(rules, &ctx, at, to, !march.moved, march.started_in_zoc, march.wagon_paid)
@@ -372,6 +386,7 @@ pub fn moving_decision(rules: &Gcacw, state: &State, march: &March) -> Decision 
             ));
         }
     }
+    options.extend(crate::battle::attack_options(rules, state, march));
     if let Some(at) = state.units[u].hex {
         let side = rules.unit_side(state, u);
         for p in state.bridges.pontoons.iter().filter(|p| p.owner == side && (p.side.0 == at || p.side.1 == at)) {
@@ -395,6 +410,9 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
         state.note(format!("{} ends its march.", rules.unit_name(state, march.unit)), Some("GCACW 5.1"));
         conclude(rules, state, march.unit, march.moved);
         return Some(());
+    }
+    if option.starts_with("attack:") {
+        return crate::battle::declare(rules, state, march, option);
     }
     if let Some(site) = option.strip_prefix("dismantle:").and_then(crate::bridges::parse_site) {
         // GCACW 10.2: free of MP, and the march goes on.
@@ -449,9 +467,14 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
         }
     }
     if s.ends && !s.zoc_to_zoc {
-        state.note(format!("{name} entered an enemy zone of control and must stop."), Some("GCACW 6.2"));
+        state.note(
+            format!("{name} entered an enemy zone of control: it may attack, or its march ends."),
+            Some("GCACW 6.2"),
+        );
+        march.stopped = true;
     }
-    let over = s.ends || march.left == Half::whole(0) || state.units[u].hex.is_none();
+    let can_attack = march.stopped && !s.zoc_to_zoc && !crate::battle::attack_options(rules, state, &march).is_empty();
+    let over = ((s.ends || march.left == Half::whole(0)) && !can_attack) || state.units[u].hex.is_none();
     if over {
         conclude(rules, state, u, true);
     } else {
@@ -462,7 +485,7 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
 
 /// What happens where a march ends: restrictions freed by it (scenario rules), enemy pontoons
 /// overrun (GCACW 10.2), and the chance to destroy a bridge (10.2) before the march is over.
-fn conclude(rules: &Gcacw, state: &mut State, u: usize, moved: bool) {
+pub fn conclude(rules: &Gcacw, state: &mut State, u: usize, moved: bool) {
     if state.units[u].hex.is_some() {
         rules.update_releases(state, Some(u));
         crate::bridges::overrun(rules, state, u);

@@ -157,7 +157,7 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
             list.join(", ")
         ));
     }
-    out.push("Not yet enforced in this version: combat, assaults, cavalry retreats and victory points.".to_string());
+    out.push("Not yet enforced in this version: assaults and grand assaults, cavalry retreats, refusing flanks and victory points (march attacks, their results, retreats, routs and advances are enforced).".to_string());
     for r in &sc.special_rule {
         use crate::scenario::RuleKind::*;
         let enforced = matches!(

@@ -36,6 +36,10 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
         Stage::ActivateTransfer => activation::transfer_decision(rules, state),
         Stage::ActivateNext => activation::next_decision(rules, state),
         Stage::Recovery { .. } => crate::recovery::decision(rules, state),
+        Stage::Battle { battle } => match crate::battle::decision(rules, state, battle) {
+            Some(d) => d,
+            None => return Pending::Over,
+        },
         Stage::DestroyBridge { unit, .. } => crate::bridges::destroy_decision(rules, state, *unit),
         Stage::InitiativeRoll { .. }
         | Stage::MarchAllowance { .. }
@@ -67,6 +71,7 @@ pub fn roll_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
         Stage::ActivateAllowance => activation::allowance_request(rules, state),
         Stage::ArrivalRoll => crate::arrival::roll_request(rules, state),
         Stage::Recovery { roll: Some(_), .. } => crate::recovery::roll_request(rules, state),
+        Stage::Battle { battle } => crate::battle::roll_request(rules, state, battle),
         Stage::DestroyBridge { unit, stayed, site: Some(site) } => {
             Some(crate::bridges::destroy_request(rules, state, *unit, *site, *stayed))
         }
@@ -106,6 +111,7 @@ pub fn roll(rules: &Gcacw, state: &mut State, dice: &[u8]) -> Result<(), RuleErr
         Stage::ActivateAllowance => activation::apply_allowance(rules, state, &req, dice),
         Stage::ArrivalRoll => crate::arrival::apply_roll(rules, state, &req, dice),
         Stage::Recovery { roll: Some(_), .. } => crate::recovery::apply_roll(rules, state, &req, dice),
+        Stage::Battle { battle } => crate::battle::apply_roll(rules, state, *battle, &req, dice),
         Stage::DestroyBridge { unit, site: Some(site), .. } => {
             crate::bridges::apply_destroy(state, unit, site, &req, dice);
             march::end_march(rules, state);
@@ -160,6 +166,7 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
         Stage::ActivateTransfer => activation::choose_transfer(rules, state, option).ok_or_else(bad),
         Stage::ActivateNext => activation::choose_next(rules, state, option).ok_or_else(bad),
         Stage::Recovery { .. } => crate::recovery::choose(rules, state, option).ok_or_else(bad),
+        Stage::Battle { battle } => crate::battle::choose(rules, state, *battle, option).ok_or_else(bad),
         Stage::DestroyBridge { unit, stayed, site: None } => {
             if option == "keep" {
                 march::end_march(rules, state);

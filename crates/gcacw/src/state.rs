@@ -126,6 +126,9 @@ pub struct March {
     pub started_in_zoc: bool,
     /// Whether a wagon has paid its one-time non-pike penalty (HSN-B 2.2).
     pub wagon_paid: bool,
+    /// Whether it has entered an enemy ZOC (or advanced into one) and may only attack or stop
+    /// (GCACW 6.2, 7.6).
+    pub stopped: bool,
 }
 
 /// Where in the sequence of play the game waits.
@@ -227,6 +230,11 @@ pub enum Stage {
         stayed: bool,
         /// The hexside chosen, waiting for the roll.
         site: Option<crate::bridges::Side2>,
+    },
+    /// A combat in progress (GCACW 7.0).
+    Battle {
+        /// The combat.
+        battle: Box<crate::battle::Battle>,
     },
     /// The game is over.
     Over,

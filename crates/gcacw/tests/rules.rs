@@ -406,6 +406,7 @@ fn hammond_stays_in_his_counties_hsn_sc3() {
         moved: false,
         started_in_zoc: false,
         wagon_paid: true,
+        stopped: false,
     };
     let reach = caisson_gcacw::movement::reachable(&rules, &state, &march);
     assert!(reach.len() > 30, "Hammond can still move: {} hexes", reach.len());

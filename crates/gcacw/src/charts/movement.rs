@@ -316,7 +316,7 @@ impl OccupiedChart {
 }
 
 /// The four kinds of attack in a march (GCACW 6.1, 7.4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AttackType {
     /// Column of route: no MP, −3; needs at least 1 MP left when declared (GCACW 6.1).

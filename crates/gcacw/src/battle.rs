@@ -1,0 +1,616 @@
+//! A combat from declaration to its last consequence (GCACW 7.1, 7.5, 7.6): a marching unit
+//! declares an attack, sees the full assessment and may still call it off; the dice are rolled
+//! (the artillery parity die first when the modifier needs one, GCACW 7.4); the defender's result
+//! is applied first — Manpower divided as its owner likes, letters to every unit, then its
+//! retreat or rout, or else the Defender's Retreat Option — then the attacker's, with the advance
+//! after combat; and the march goes on or ends.
+
+use caisson_hexmap::Hex;
+use caisson_kernel::{Choice, Decision, Modifier, RollRequest};
+use serde::Serialize;
+
+use crate::catalog::CounterType;
+use crate::charts::{AttackType, CombatResult, Half};
+use crate::combat::{self, Assessment, Attack, Forts};
+use crate::retreat::{self, Retreat, RetreatKind};
+use crate::rules::Gcacw;
+use crate::state::{LossCause, March, Stage, State};
+use crate::zoc::Zoc;
+use crate::{march, sequence, Side};
+
+/// Where a combat stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "step", rename_all = "kebab-case")]
+pub enum Step {
+    /// The attacker sees the assessment and commits or calls it off.
+    Confirm,
+    /// Dice: the parity die (if needed), the attacker's, the defender's.
+    Dice,
+    /// The defender divides a Manpower loss among his units.
+    DefenderLoss {
+        /// Points still to take.
+        left: u8,
+    },
+    /// The defending stack retreats or routs.
+    DefenderRetreat {
+        /// The retreat in progress.
+        retreat: Retreat,
+    },
+    /// The defender may retreat units voluntarily (GCACW 7.6 Defender's Retreat Option).
+    Voluntary {
+        /// Units chosen so far.
+        chosen: Vec<usize>,
+    },
+    /// The attacker divides a Manpower loss.
+    AttackerLoss {
+        /// Points still to take.
+        left: u8,
+    },
+    /// The attacker may advance into the vacated hex.
+    Advance,
+}
+
+/// A combat in progress.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Battle {
+    /// Attacking side.
+    pub attacker: Side,
+    /// Attacking units.
+    pub attackers: Vec<usize>,
+    /// The hex attacked.
+    pub target: Hex,
+    /// The units that defend it.
+    pub defenders: Vec<usize>,
+    /// The attack type of a march attack.
+    pub ty: AttackType,
+    /// The march to resume.
+    pub march: March,
+    /// The dice rolled so far: parity (if needed), attacker, defender.
+    pub dice: Vec<u8>,
+    /// The defender's and attacker's results, as the chart prints them, once rolled.
+    pub results: Option<(String, String)>,
+    /// Where the combat stands.
+    pub step: Step,
+}
+
+impl Battle {
+    fn attack(&self, rules: &Gcacw, state: &State) -> Attack {
+        let u = self.attackers.first().copied().unwrap_or(0);
+        Attack::march(rules, state, u, self.target, self.ty)
+    }
+
+    /// The assessment of this combat.
+    #[must_use]
+    pub fn assess(&self, rules: &Gcacw, state: &State) -> Assessment {
+        combat::assess(rules, state, &self.attack(rules, state))
+    }
+
+    fn result(&self, defender: bool) -> CombatResult {
+        self.results.as_ref().and_then(|(d, a)| if defender { d } else { a }.parse().ok()).unwrap_or_default()
+    }
+}
+
+fn type_word(ty: AttackType) -> &'static str {
+    match ty {
+        AttackType::ColumnOfRoute => "column-of-route",
+        AttackType::Hasty => "hasty",
+        AttackType::Normal => "normal",
+        AttackType::Prepared => "prepared",
+    }
+}
+
+fn cost(rules: &Gcacw, state: &State, u: usize, ty: AttackType) -> (Half, Half) {
+    let row = rules.charts().attack_type(ty);
+    let mp = if rules.unit_type(state, u) == CounterType::Cavalry { row.cavalry_mp } else { row.infantry_mp };
+    (mp, row.min_ma)
+}
+
+/// The attacks the marching unit may declare now (GCACW 6.1, 7.1): each legal target with each
+/// attack type it has the Movement Points for.
+#[must_use]
+pub fn attack_options(rules: &Gcacw, state: &State, m: &March) -> Vec<Choice> {
+    let u = m.unit;
+    let Some(from) = state.units[u].hex else { return Vec::new() };
+    let mut out = Vec::new();
+    for target in combat::legal_targets(rules, state, u, from, !m.moved, &Forts::default()) {
+        // One assessment per target (as a normal attack, which has no modifier of its own); each
+        // type shifts the net modifier by its own (GCACW 7.4). The full preview comes on choosing.
+        let a = combat::assess(rules, state, &Attack::march(rules, state, u, target, AttackType::Normal));
+        let net = a.attacker_total() + i32::from(a.artillery.value) - a.defender_total();
+        for ty in AttackType::ALL {
+            let (mp, min) = cost(rules, state, u, ty);
+            if m.left < mp || m.left < min || m.left == Half::whole(0) {
+                continue;
+            }
+            let drm = i32::from(rules.charts().attack_type(ty).drm)
+                - i32::from(rules.charts().attack_type(AttackType::Normal).drm);
+            out.push(Choice::new(
+                format!("attack:{target}:{}", type_word(ty)),
+                format!(
+                    "{} attack on {} ({mp} MP): ratio {}, net modifier {:+}",
+                    type_word(ty),
+                    rules.map().label(target),
+                    a.ratio,
+                    net + drm
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// Declares an attack: its Movement Points are spent at once (GCACW 6.1) and the assessment is
+/// shown before the dice. `None` if the option cannot be read.
+pub fn declare(rules: &Gcacw, state: &mut State, mut m: March, option: &str) -> Option<()> {
+    let mut parts = option.strip_prefix("attack:")?.split(':');
+    let target: Hex = parts.next()?.parse().ok()?;
+    let word = parts.next()?;
+    let ty = AttackType::ALL.into_iter().find(|t| type_word(*t) == word)?;
+    let (mp, _) = cost(rules, state, m.unit, ty);
+    m.left = m.left - mp;
+    let attacker = rules.unit_side(state, m.unit);
+    let defenders = rules.on_map(state).filter(|&(_, h)| h == target).map(|(v, _)| v).collect();
+    state.stage = Stage::Battle {
+        battle: Box::new(Battle {
+            attacker,
+            attackers: vec![m.unit],
+            target,
+            defenders,
+            ty,
+            march: m,
+            dice: Vec::new(),
+            results: None,
+            step: Step::Confirm,
+        }),
+    };
+    Some(())
+}
+
+fn preview(rules: &Gcacw, state: &State, b: &Battle, a: &Assessment) -> String {
+    let mods = |ms: &[Modifier]| {
+        if ms.is_empty() {
+            "none".to_string()
+        } else {
+            ms.iter().map(|m| format!("{:+} {} [{}]", m.value, m.label, m.rule)).collect::<Vec<_>>().join("; ")
+        }
+    };
+    let rows: Vec<String> = a
+        .rows
+        .iter()
+        .map(|r| format!("{:+}: {}/{} {}/{}", r.row, r.cells.defender, r.cells.attacker, r.ways, r.out_of))
+        .collect();
+    format!(
+        "{} ({}) attacks {}: Combat {} against {} (ratio {}); attacker: {}; artillery: {}; defender: {}; columns: defender {}, attacker {}; rows (defender/attacker, chances): {}",
+        rules.unit_name(state, b.attackers[0]),
+        type_word(b.ty),
+        rules.map().label(b.target),
+        a.attacker_cv,
+        a.defender_cv,
+        a.ratio,
+        mods(&a.attacker_modifiers),
+        a.artillery_label,
+        mods(&a.defender_modifiers),
+        a.defender_column,
+        a.attacker_column,
+        rows.join(", ")
+    )
+}
+
+/// The decision a combat waits for, if it waits for one.
+#[must_use]
+pub fn decision(rules: &Gcacw, state: &State, b: &Battle) -> Option<Decision> {
+    let (side, kind, prompt, options) = match &b.step {
+        Step::Confirm => {
+            let a = b.assess(rules, state);
+            (
+                b.attacker,
+                "attack-confirm",
+                preview(rules, state, b, &a),
+                vec![Choice::new("commit", "Attack"), Choice::new("cancel", "Call it off (the MP come back)")],
+            )
+        }
+        Step::DefenderLoss { left } | Step::AttackerLoss { left } => {
+            let defender = matches!(b.step, Step::DefenderLoss { .. });
+            let units = if defender { &b.defenders } else { &b.attackers };
+            let options = units
+                .iter()
+                .filter(|&&u| state.units[u].hex.is_some())
+                .map(|&u| {
+                    Choice::new(
+                        format!("lose:{}", rules.unit_id(state, u)),
+                        format!("{} loses 1 (Manpower {})", rules.unit_name(state, u), state.units[u].manpower),
+                    )
+                })
+                .collect();
+            let side = if defender { b.attacker.enemy() } else { b.attacker };
+            (side, "loss", format!("Take {left} Manpower from your units, one at a time (GCACW 7.5)"), options)
+        }
+        Step::DefenderRetreat { retreat } => {
+            let d = retreat::decision(rules, state, retreat);
+            return Some(d);
+        }
+        Step::Voluntary { chosen } => {
+            let mut options: Vec<Choice> = b
+                .defenders
+                .iter()
+                .filter(|&&u| state.units[u].hex == Some(b.target) && !chosen.contains(&u))
+                .map(|&u| {
+                    Choice::new(
+                        format!("volunteer:{}", rules.unit_id(state, u)),
+                        format!("{} retreats voluntarily", rules.unit_name(state, u)),
+                    )
+                })
+                .collect();
+            options
+                .push(Choice::new("stand", if chosen.is_empty() { "Stand fast" } else { "Retreat the chosen units" }));
+            (
+                b.attacker.enemy(),
+                "retreat-option",
+                "Defender's Retreat Option: retreat some units 1–4 hexes? (GCACW 7.6)".to_string(),
+                options,
+            )
+        }
+        Step::Advance => {
+            let mut options: Vec<Choice> = b
+                .attackers
+                .iter()
+                .filter(|&&u| state.units[u].hex.is_some())
+                .map(|&u| {
+                    Choice::new(
+                        format!("advance:{}", rules.unit_id(state, u)),
+                        format!("{} advances into {}", rules.unit_name(state, u), rules.map().label(b.target)),
+                    )
+                })
+                .collect();
+            options.push(Choice::new("hold", "Do not advance"));
+            (b.attacker, "advance", "Advance after combat? (GCACW 7.6)".to_string(), options)
+        }
+        Step::Dice => return None,
+    };
+    Some(Decision { side: side.id().into(), kind: kind.into(), prompt, options })
+}
+
+/// The die the combat waits for, if any.
+#[must_use]
+pub fn roll_request(rules: &Gcacw, state: &State, b: &Battle) -> Option<RollRequest> {
+    if b.step != Step::Dice {
+        return None;
+    }
+    let a = b.assess(rules, state);
+    let parity = a.artillery.needs_roll();
+    let n = b.dice.len();
+    let parity_die = if parity { b.dice.first().copied() } else { None };
+    let (side, purpose, modifiers) = match (parity, n) {
+        (true, 0) => (b.attacker, format!("artillery parity die ({})", a.artillery_label), Vec::new()),
+        (true, 1) | (false, 0) => {
+            (b.attacker, "attacker's combat die".to_string(), a.attacker_roll_modifiers(parity_die))
+        }
+        _ => (b.attacker.enemy(), "defender's combat die".to_string(), a.defender_modifiers.clone()),
+    };
+    Some(RollRequest { side: side.id().into(), purpose, rule: "GCACW 7.4".into(), dice: 1, modifiers })
+}
+
+/// Applies a die of the combat.
+pub fn apply_roll(rules: &Gcacw, state: &mut State, mut b: Battle, req: &RollRequest, dice: &[u8]) {
+    b.dice.extend_from_slice(dice);
+    let a = b.assess(rules, state);
+    let needed = if a.artillery.needs_roll() { 3 } else { 2 };
+    if b.dice.len() < needed {
+        sequence::log_roll(state, req, dice, "rolled");
+        state.stage = Stage::Battle { battle: Box::new(b) };
+        return;
+    }
+    let (parity, ad, dd) =
+        if needed == 3 { (Some(b.dice[0]), b.dice[1], b.dice[2]) } else { (None, b.dice[0], b.dice[1]) };
+    let Ok(o) = combat::outcome(&a, ad, dd, parity) else {
+        state.stage = Stage::Battle { battle: Box::new(b) };
+        return;
+    };
+    sequence::log_roll(
+        state,
+        req,
+        dice,
+        format!(
+            "attacker {} → {}, defender {} → {}: differential {:+}; defender ({}) {}, attacker ({}) {}",
+            o.attacker_die,
+            o.attacker_roll,
+            o.defender_die,
+            o.defender_roll,
+            o.differential,
+            o.cells.defender_column,
+            o.cells.defender,
+            o.cells.attacker_column,
+            o.cells.attacker
+        ),
+    );
+    b.results = Some((o.cells.defender.to_string(), o.cells.attacker.to_string()));
+    defender_result(rules, state, b);
+}
+
+fn fatigue(state: &mut State, u: usize, n: u8) {
+    state.units[u].fatigue = (state.units[u].fatigue + n).min(4);
+}
+
+/// Letters of a result applied to one unit (GCACW 7.5).
+fn letters(rules: &Gcacw, state: &mut State, u: usize, r: &CombatResult) {
+    let mut said = Vec::new();
+    if r.disorganize {
+        state.units[u].organized = false;
+        fatigue(state, u, 3);
+        said.push("disorganized, fatigue +3");
+    }
+    if r.fatigue_2 {
+        fatigue(state, u, 2);
+        said.push("fatigue +2");
+    }
+    if r.fatigue_1 {
+        fatigue(state, u, 1);
+        said.push("fatigue +1");
+    }
+    if r.rout {
+        let unit = &mut state.units[u];
+        if r.demoralize_2 {
+            if unit.demoralized == 2 {
+                said.push("already Demoralize-2: loses 1 more");
+                rules.lose_manpower(state, u, 1, LossCause::Combat, "R* on a Demoralize-2 unit", "GCACW 7.5");
+            } else {
+                state.units[u].demoralized = 2;
+                said.push("Demoralize-2");
+            }
+        } else {
+            unit.demoralized = (unit.demoralized + 1).min(2);
+            said.push(if unit.demoralized == 2 { "Demoralize-2" } else { "Demoralize-1" });
+        }
+    }
+    if !said.is_empty() && state.units[u].hex.is_some() {
+        let text = format!("{}: {}.", rules.unit_name(state, u), said.join(", "));
+        state.note(text, Some("GCACW 7.5"));
+    }
+}
+
+fn alive(state: &State, units: &[usize]) -> Vec<usize> {
+    units.iter().copied().filter(|&u| state.units[u].hex.is_some()).collect()
+}
+
+fn defender_result(rules: &Gcacw, state: &mut State, mut b: Battle) {
+    let r = b.result(true);
+    b.defenders = alive(state, &b.defenders);
+    if r.loss > 0 && !b.defenders.is_empty() {
+        if b.defenders.len() == 1 {
+            let u = b.defenders[0];
+            rules.lose_manpower(state, u, r.loss, LossCause::Combat, "combat", "GCACW 7.5");
+            after_defender_loss(rules, state, b);
+        } else {
+            b.step = Step::DefenderLoss { left: r.loss };
+            state.stage = Stage::Battle { battle: Box::new(b) };
+        }
+        return;
+    }
+    after_defender_loss(rules, state, b);
+}
+
+fn after_defender_loss(rules: &Gcacw, state: &mut State, mut b: Battle) {
+    let r = b.result(true);
+    b.defenders = alive(state, &b.defenders);
+    for &u in &b.defenders {
+        letters(rules, state, u, &r);
+    }
+    b.defenders = alive(state, &b.defenders);
+    if b.defenders.is_empty() {
+        attacker_result(rules, state, b);
+        return;
+    }
+    if r.retreat || r.rout {
+        let kind = if r.rout { RetreatKind::Rout } else { RetreatKind::Retreat };
+        start_retreat(rules, state, b, kind, None);
+    } else {
+        b.step = Step::Voluntary { chosen: Vec::new() };
+        state.stage = Stage::Battle { battle: Box::new(b) };
+    }
+}
+
+fn start_retreat(rules: &Gcacw, state: &mut State, mut b: Battle, kind: RetreatKind, units: Option<Vec<usize>>) {
+    let units = units.unwrap_or_else(|| b.defenders.clone());
+    let r = Retreat {
+        side: b.attacker.enemy(),
+        units,
+        start: b.target,
+        enemy: state.units[b.attackers[0]].hex.unwrap_or(b.target),
+        kind,
+        path: Vec::new(),
+        override_used: false,
+    };
+    if retreat::steps(rules, state, &r).is_empty() {
+        surrender(rules, state, &r);
+        attacker_result(rules, state, b);
+        return;
+    }
+    b.step = Step::DefenderRetreat { retreat: r };
+    state.stage = Stage::Battle { battle: Box::new(b) };
+}
+
+fn surrender(rules: &Gcacw, state: &mut State, r: &Retreat) {
+    for &u in &r.units {
+        if state.units[u].hex.is_some() {
+            let left = state.units[u].manpower;
+            state.note(
+                format!("{} has nowhere to retreat and surrenders.", rules.unit_name(state, u)),
+                Some("GCACW 7.6"),
+            );
+            rules.lose_manpower(state, u, left, LossCause::Retreat, "surrender", "GCACW 7.6");
+        }
+    }
+}
+
+/// Applies a decision of the combat; `None` if unreadable.
+pub fn choose(rules: &Gcacw, state: &mut State, mut b: Battle, option: &str) -> Option<()> {
+    match b.step.clone() {
+        Step::Confirm => match option {
+            "commit" => {
+                let a = b.assess(rules, state);
+                state.note(preview(rules, state, &b, &a), Some("GCACW 7.4"));
+                b.step = Step::Dice;
+                state.stage = Stage::Battle { battle: Box::new(b) };
+            }
+            "cancel" => {
+                let (mp, _) = cost(rules, state, b.march.unit, b.ty);
+                let mut m = b.march;
+                m.left = m.left + mp;
+                state.stage = Stage::Moving { march: m };
+            }
+            _ => return None,
+        },
+        Step::DefenderLoss { left } | Step::AttackerLoss { left } => {
+            let defender = matches!(b.step, Step::DefenderLoss { .. });
+            let u = rules.unit_by_id(option.strip_prefix("lose:")?)?;
+            rules.lose_manpower(state, u, 1, LossCause::Combat, "combat", "GCACW 7.5");
+            let left = left - 1;
+            let units = alive(state, if defender { &b.defenders } else { &b.attackers });
+            if left > 0 && !units.is_empty() {
+                b.step = if defender { Step::DefenderLoss { left } } else { Step::AttackerLoss { left } };
+                state.stage = Stage::Battle { battle: Box::new(b) };
+            } else if defender {
+                after_defender_loss(rules, state, b);
+            } else {
+                after_attacker_loss(rules, state, b);
+            }
+        }
+        Step::DefenderRetreat { mut retreat } => {
+            if option == "stop" {
+                state.note(format!("The retreat ends in {}.", rules.map().label(retreat.at())), Some("GCACW 7.6"));
+                let voluntary = retreat.kind == RetreatKind::Voluntary;
+                if voluntary && b.result(true).is_no_effect() {
+                    for &u in &retreat.units {
+                        fatigue(state, u, 1);
+                    }
+                }
+                attacker_result(rules, state, b);
+                return Some(());
+            }
+            let to: Hex = option.strip_prefix("retreat:")?.parse().ok()?;
+            let step = retreat::steps(rules, state, &retreat).into_iter().find(|s| s.hex == to)?;
+            retreat.override_used |= step.override_needed;
+            retreat.path.push(to);
+            for &u in &retreat.units {
+                if state.units[u].hex.is_some() {
+                    rules.relocate(state, u, to);
+                    if step.loss > 0 {
+                        let cause = if retreat.kind == RetreatKind::Cavalry {
+                            LossCause::CavalryRetreat
+                        } else {
+                            LossCause::Retreat
+                        };
+                        rules.lose_manpower(state, u, step.loss, cause, &step.row.description, "GCACW 7.6");
+                    }
+                }
+            }
+            retreat.units = alive(state, &retreat.units);
+            crate::bridges::overrun_all(rules, state, &retreat.units);
+            if retreat.units.is_empty() {
+                attacker_result(rules, state, b);
+            } else if retreat.must_stop(rules, state) {
+                state.note(format!("The retreat ends in {}.", rules.map().label(to)), Some("GCACW 7.6"));
+                attacker_result(rules, state, b);
+            } else if retreat::steps(rules, state, &retreat).is_empty() && !retreat.may_stop(rules, state) {
+                surrender(rules, state, &retreat);
+                attacker_result(rules, state, b);
+            } else {
+                b.step = Step::DefenderRetreat { retreat };
+                state.stage = Stage::Battle { battle: Box::new(b) };
+            }
+        }
+        Step::Voluntary { mut chosen } => {
+            if option == "stand" {
+                if chosen.is_empty() {
+                    attacker_result(rules, state, b);
+                } else {
+                    start_retreat(rules, state, b, RetreatKind::Voluntary, Some(chosen));
+                }
+            } else {
+                chosen.push(rules.unit_by_id(option.strip_prefix("volunteer:")?)?);
+                b.step = Step::Voluntary { chosen };
+                state.stage = Stage::Battle { battle: Box::new(b) };
+            }
+        }
+        Step::Advance => {
+            if option == "hold" {
+                finish(rules, state, b);
+            } else {
+                let u = rules.unit_by_id(option.strip_prefix("advance:")?)?;
+                let from = state.units[u].hex?;
+                rules.relocate(state, u, b.target);
+                state.note(
+                    format!(
+                        "{} advances from {} into {}.",
+                        rules.unit_name(state, u),
+                        from,
+                        rules.map().label(b.target)
+                    ),
+                    Some("GCACW 7.6"),
+                );
+                crate::bridges::overrun(rules, state, u);
+                finish(rules, state, b);
+            }
+        }
+        Step::Dice => return None,
+    }
+    Some(())
+}
+
+fn attacker_result(rules: &Gcacw, state: &mut State, mut b: Battle) {
+    let r = b.result(false);
+    b.attackers = alive(state, &b.attackers);
+    if r.loss > 0 && !b.attackers.is_empty() {
+        if b.attackers.len() == 1 {
+            rules.lose_manpower(state, b.attackers[0], r.loss, LossCause::Combat, "combat", "GCACW 7.5");
+        } else {
+            b.step = Step::AttackerLoss { left: r.loss };
+            state.stage = Stage::Battle { battle: Box::new(b) };
+            return;
+        }
+    }
+    after_attacker_loss(rules, state, b);
+}
+
+fn after_attacker_loss(rules: &Gcacw, state: &mut State, mut b: Battle) {
+    let r = b.result(false);
+    b.attackers = alive(state, &b.attackers);
+    for &u in &b.attackers {
+        letters(rules, state, u, &r);
+    }
+    b.attackers = alive(state, &b.attackers);
+    let vacated = rules.occupant(state, b.target) != Some(b.attacker.enemy());
+    if r.advance && vacated && !b.attackers.is_empty() {
+        b.step = Step::Advance;
+        state.stage = Stage::Battle { battle: Box::new(b) };
+    } else {
+        finish(rules, state, b);
+    }
+}
+
+/// After the combat: the march goes on unless the attacker's result ended it (D, F, f, E) or the
+/// unit has nothing left to do; a unit that advanced into an enemy ZOC must attack again or stop
+/// (GCACW 7.5, 7.6).
+fn finish(rules: &Gcacw, state: &mut State, b: Battle) {
+    let r = b.result(false);
+    let mut m = b.march;
+    m.moved = true;
+    let u = m.unit;
+    if state.units[u].hex.is_none() || r.ends_march() {
+        if state.units[u].hex.is_some() {
+            state.note(format!("{}'s march is over ({}).", rules.unit_name(state, u), r), Some("GCACW 7.5"));
+        }
+        march::conclude(rules, state, u, true);
+        return;
+    }
+    let in_zoc = state.units[u].hex.is_some_and(|h| {
+        let zoc = rules.zoc_of(state, rules.unit_side(state, u).enemy());
+        rules.map().index(h).is_some_and(|i| zoc[i] == Zoc::Normal)
+    });
+    m.stopped = in_zoc;
+    if m.left == Half::whole(0) && (!in_zoc || attack_options(rules, state, &m).is_empty()) {
+        march::conclude(rules, state, u, true);
+    } else {
+        state.stage = Stage::Moving { march: m };
+    }
+}

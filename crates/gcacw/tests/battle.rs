@@ -1,0 +1,112 @@
+//! Combat through the decision protocol, dice by hand: the HSN Combat Example from the attack
+//! declaration to the advance (GCACW 7.1–7.6; digest T5).
+
+use caisson_gcacw::registry::hsn;
+use caisson_gcacw::state::{Stage, State};
+use caisson_gcacw::{Gcacw, Settings, Side};
+use caisson_hexmap::Hex;
+use caisson_kernel::{DiceMode, Game, Setup};
+
+fn h(s: &str) -> Hex {
+    s.parse().expect("hex")
+}
+
+fn options(g: &Game<Gcacw>) -> Vec<String> {
+    g.pending().map(|d| d.options.into_iter().map(|c| c.id).collect()).unwrap_or_default()
+}
+
+fn choose(g: &mut Game<Gcacw>, id: &str) {
+    if let Err(e) = g.choose(id) {
+        panic!("{id}: {e}; options {:?}; {:?}", options(g), g.pending().map(|d| d.prompt));
+    }
+}
+
+/// Wagner (7) in the rough hex 4610, Brown (8) with Cheatham in 4611, Armstrong (2) in 4510, all
+/// at fatigue 1 and organized; nobody else on the map; the Confederate player has the initiative.
+fn example() -> Game<Gcacw> {
+    let (rules, mut state) = Gcacw::new(hsn().expect("data"), "hsn-4", Settings::default()).expect("hsn-4");
+    for u in &mut state.units {
+        u.hex = None;
+    }
+    for l in &mut state.leaders {
+        l.with = None;
+    }
+    let place = |s: &mut State, id: &str, hex: &str, mp: u8| {
+        let u = rules.unit_by_id(id).expect(id);
+        let unit = &mut s.units[u];
+        (unit.hex, unit.manpower, unit.fatigue, unit.organized, unit.exhausted) = (Some(h(hex)), mp, 1, true, false);
+        u
+    };
+    place(&mut state, "wagner", "4610", 7);
+    let brown = place(&mut state, "brown", "4611", 8);
+    place(&mut state, "armstrong", "4510", 2);
+    let cheatham = rules.leader_by_id("cheatham").expect("cheatham");
+    state.leaders[cheatham].with = Some(brown);
+    state.automatic = vec![Side::Confederate];
+    caisson_gcacw::sequence::begin_action_cycle(&rules, &mut state);
+    Game::new(
+        rules,
+        state,
+        Setup { system: "gcacw".into(), scenario: "hsn-4".into(), seed: 1, dice: DiceMode::Manual, options: vec![] },
+    )
+}
+
+#[test]
+fn the_combat_example_from_declaration_to_advance() {
+    let mut g = example();
+    let unit = |g: &Game<Gcacw>, id: &str| g.rules().unit_by_id(id).expect(id);
+    choose(&mut g, "march:brown");
+    choose(&mut g, "die:3"); // Movement Allowance 3 + 1 = 4
+    choose(&mut g, "no-force-march");
+    let attacks = options(&g);
+    assert!(attacks.contains(&"attack:4610:hasty".to_string()), "{attacks:?}");
+    choose(&mut g, "attack:4610:hasty");
+    // The preview, before committing: every modifier with its rule, both columns, the odds.
+    let preview = g.pending().expect("a decision").prompt;
+    for part in ["ratio 1-1", "GCACW 7.4", "columns: defender 7–11, attacker 7–11", "+4: 1DR/fa"] {
+        assert!(preview.contains(part), "`{part}` missing from the preview: {preview}");
+    }
+    choose(&mut g, "commit");
+    choose(&mut g, "die:3"); // the artillery parity die: odd, so the rough-hex −1* is not used
+    choose(&mut g, "die:4"); // Confederate
+    choose(&mut g, "die:2"); // Union
+    let roll = g.log().iter().rev().find_map(|e| e.roll.clone()).expect("the combat roll is logged");
+    assert!(
+        roll.result.contains("differential +4") && roll.result.contains("1DR") && roll.result.contains("fa"),
+        "{}",
+        roll.result
+    );
+    let wagner = unit(&g, "wagner");
+    let w = &g.state().units[wagner];
+    assert_eq!(
+        (w.manpower, w.organized, w.fatigue, w.demoralized),
+        (6, false, 4, 1),
+        "1DR: −1, disorganized, +3 fatigue, Demoralize-1"
+    );
+    // The rout: 4 to 6 hexes, each hex at the best priority; Wagner goes four hexes away.
+    for n in 1..=4 {
+        let here = g.state().units[wagner].hex.expect("on the map");
+        let step = options(&g)
+            .into_iter()
+            .filter_map(|o| o.strip_prefix("retreat:").map(|x| x.parse::<Hex>().expect("hex")))
+            .find(|x| x.distance(h("4611")) > here.distance(h("4611")))
+            .unwrap_or_else(|| panic!("step {n}: no hex farther from Brown in {:?}", options(&g)));
+        choose(&mut g, &format!("retreat:{step}"));
+    }
+    assert!(options(&g).contains(&"stop".to_string()), "a rout may end after four hexes");
+    choose(&mut g, "stop");
+    let w = &g.state().units[wagner];
+    assert_eq!(w.hex.map(|x| x.distance(h("4611"))), Some(5));
+    assert_eq!(w.manpower, 6, "moving away in the open costs nothing more");
+    // The attacker: f (+1 fatigue, the march ends) and a (advance).
+    let brown = unit(&g, "brown");
+    assert_eq!(g.state().units[brown].fatigue, 3, "1, +1 for the march, +1 for f");
+    assert!(g.state().units[brown].organized);
+    choose(&mut g, "advance:brown");
+    assert_eq!(g.state().units[brown].hex, Some(h("4610")));
+    let cheatham = g.rules().leader_by_id("cheatham").expect("cheatham");
+    assert_eq!(g.rules().leader_hex(g.state(), cheatham), Some(h("4610")), "Cheatham advances with Brown");
+    assert!(!matches!(g.state().stage, Stage::Moving { .. } | Stage::Battle { .. }), "the f result ended the march");
+    let losses: Vec<_> = g.state().losses.iter().map(|l| (l.unit, l.amount)).collect();
+    assert_eq!(losses, vec![(wagner, 1)], "the ledger records the combat loss");
+}
