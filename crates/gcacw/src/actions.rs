@@ -127,6 +127,11 @@ pub fn options(rules: &Gcacw, state: &State, side: Side) -> Vec<Choice> {
             let hex = rules.leader_hex(state, l).map(|h| rules.map().label(h)).unwrap_or_default();
             out.push(Choice::new(format!("activate:{}", c.id), format!("Activate {} in {hex}", c.name)));
         }
+        if rules.leader_counter(state, l).side == side && crate::assault::eligible(rules, state, l) {
+            let c = rules.leader_counter(state, l);
+            let hex = rules.leader_hex(state, l).map(|h| rules.map().label(h)).unwrap_or_default();
+            out.push(Choice::new(format!("assault:{}", c.id), format!("{} assaults from {hex}", c.name)));
+        }
     }
     out
 }
@@ -151,6 +156,10 @@ pub fn start(rules: &Gcacw, state: &mut State, side: Side, option: &str) -> Opti
             let l = rules.leader_by_id(id)?;
             state.note(format!("{side}: {} activates.", rules.leader_counter(state, l).name), Some("GCACW 5.2"));
             state.stage = Stage::ActivateSelect { leader: l, selected: Vec::new() };
+        }
+        "assault" => {
+            let l = rules.leader_by_id(id)?;
+            crate::assault::start(rules, state, side, l);
         }
         "burn" => {
             let u = rules.unit_by_id(id)?;

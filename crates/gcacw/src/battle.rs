@@ -50,6 +50,24 @@ pub enum Step {
     Advance,
 }
 
+/// What brought the combat about.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "by", rename_all = "kebab-case")]
+pub enum Mode {
+    /// A marching unit's attack of a type (GCACW 6.1, 7.1); the march resumes afterwards.
+    March {
+        /// Attack type.
+        ty: AttackType,
+        /// The march to resume.
+        march: March,
+    },
+    /// An assault by a leader (GCACW 5.3, 7.1); the action ends afterwards.
+    Assault {
+        /// The active leader (index into `state.leaders`).
+        leader: usize,
+    },
+}
+
 /// A combat in progress.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Battle {
@@ -61,10 +79,8 @@ pub struct Battle {
     pub target: Hex,
     /// The units that defend it.
     pub defenders: Vec<usize>,
-    /// The attack type of a march attack.
-    pub ty: AttackType,
-    /// The march to resume.
-    pub march: March,
+    /// A march attack or an assault.
+    pub mode: Mode,
     /// The dice rolled so far: parity (if needed), attacker, defender.
     pub dice: Vec<u8>,
     /// The defender's and attacker's results, as the chart prints them, once rolled.
@@ -75,8 +91,39 @@ pub struct Battle {
 
 impl Battle {
     fn attack(&self, rules: &Gcacw, state: &State) -> Attack {
-        let u = self.attackers.first().copied().unwrap_or(0);
-        Attack::march(rules, state, u, self.target, self.ty)
+        match &self.mode {
+            Mode::March { ty, .. } => {
+                let u = self.attackers.first().copied().unwrap_or(0);
+                let mut a = Attack::march(rules, state, u, self.target, *ty);
+                a.flanks_refused = state.flanks_refused.contains(&self.target);
+                a
+            }
+            Mode::Assault { leader } => {
+                let mut a = Attack::assault(rules, state, *leader, self.attackers.clone(), self.target, false);
+                a.flanks_refused = state.flanks_refused.contains(&self.target);
+                a.assault_bonus = crate::assault::bonus(rules, state, *leader);
+                a
+            }
+        }
+    }
+
+    /// The hex of the active unit or leader: retreats may never come closer to it (GCACW 7.6).
+    fn active_hex(&self, rules: &Gcacw, state: &State) -> Hex {
+        match &self.mode {
+            Mode::March { march, .. } => state.units[march.unit].hex,
+            Mode::Assault { leader } => rules.leader_hex(state, *leader),
+        }
+        .unwrap_or(self.target)
+    }
+
+    fn what(&self, rules: &Gcacw, state: &State) -> String {
+        match &self.mode {
+            Mode::March { ty, march } => format!("{} ({})", rules.unit_name(state, march.unit), type_word(*ty)),
+            Mode::Assault { leader } => {
+                let names: Vec<String> = self.attackers.iter().map(|&u| rules.unit_name(state, u)).collect();
+                format!("{}'s assault with {}", rules.leader_counter(state, *leader).name, names.join(", "))
+            }
+        }
     }
 
     /// The assessment of this combat.
@@ -156,8 +203,7 @@ pub fn declare(rules: &Gcacw, state: &mut State, mut m: March, option: &str) -> 
             attackers: vec![m.unit],
             target,
             defenders,
-            ty,
-            march: m,
+            mode: Mode::March { ty, march: m },
             dice: Vec::new(),
             results: None,
             step: Step::Confirm,
@@ -180,9 +226,8 @@ fn preview(rules: &Gcacw, state: &State, b: &Battle, a: &Assessment) -> String {
         .map(|r| format!("{:+}: {}/{} {}/{}", r.row, r.cells.defender, r.cells.attacker, r.ways, r.out_of))
         .collect();
     format!(
-        "{} ({}) attacks {}: Combat {} against {} (ratio {}); attacker: {}; artillery: {}; defender: {}; columns: defender {}, attacker {}; rows (defender/attacker, chances): {}",
-        rules.unit_name(state, b.attackers[0]),
-        type_word(b.ty),
+        "{} attacks {}: Combat {} against {} (ratio {}); attacker: {}; artillery: {}; defender: {}; columns: defender {}, attacker {}; rows (defender/attacker, chances): {}",
+        b.what(rules, state),
         rules.map().label(b.target),
         a.attacker_cv,
         a.defender_cv,
@@ -206,7 +251,12 @@ pub fn decision(rules: &Gcacw, state: &State, b: &Battle) -> Option<Decision> {
                 b.attacker,
                 "attack-confirm",
                 preview(rules, state, b, &a),
-                vec![Choice::new("commit", "Attack"), Choice::new("cancel", "Call it off (the MP come back)")],
+                match b.mode {
+                    Mode::March { .. } => {
+                        vec![Choice::new("commit", "Attack"), Choice::new("cancel", "Call it off (the MP come back)")]
+                    }
+                    Mode::Assault { .. } => vec![Choice::new("commit", "Roll the combat dice")],
+                },
             )
         }
         Step::DefenderLoss { left } | Step::AttackerLoss { left } => {
@@ -254,7 +304,7 @@ pub fn decision(rules: &Gcacw, state: &State, b: &Battle) -> Option<Decision> {
             let mut options: Vec<Choice> = b
                 .attackers
                 .iter()
-                .filter(|&&u| state.units[u].hex.is_some())
+                .filter(|&&u| state.units[u].hex.is_some() && state.units[u].hex != Some(b.target))
                 .map(|&u| {
                     Choice::new(
                         format!("advance:{}", rules.unit_id(state, u)),
@@ -262,7 +312,7 @@ pub fn decision(rules: &Gcacw, state: &State, b: &Battle) -> Option<Decision> {
                     )
                 })
                 .collect();
-            options.push(Choice::new("hold", "Do not advance"));
+            options.push(Choice::new("hold", "No more advance"));
             (b.attacker, "advance", "Advance after combat? (GCACW 7.6)".to_string(), options)
         }
         Step::Dice => return None,
@@ -415,7 +465,7 @@ fn start_retreat(rules: &Gcacw, state: &mut State, mut b: Battle, kind: RetreatK
         side: b.attacker.enemy(),
         units,
         start: b.target,
-        enemy: state.units[b.attackers[0]].hex.unwrap_or(b.target),
+        enemy: b.active_hex(rules, state),
         kind,
         path: Vec::new(),
         override_used: false,
@@ -453,8 +503,8 @@ pub fn choose(rules: &Gcacw, state: &mut State, mut b: Battle, option: &str) -> 
                 state.stage = Stage::Battle { battle: Box::new(b) };
             }
             "cancel" => {
-                let (mp, _) = cost(rules, state, b.march.unit, b.ty);
-                let mut m = b.march;
+                let Mode::March { ty, march: mut m } = b.mode else { return None };
+                let (mp, _) = cost(rules, state, m.unit, ty);
                 m.left = m.left + mp;
                 state.stage = Stage::Moving { march: m };
             }
@@ -549,7 +599,13 @@ pub fn choose(rules: &Gcacw, state: &mut State, mut b: Battle, option: &str) -> 
                     Some("GCACW 7.6"),
                 );
                 crate::bridges::overrun(rules, state, u);
-                finish(rules, state, b);
+                let more =
+                    b.attackers.iter().any(|&v| state.units[v].hex.is_some() && state.units[v].hex != Some(b.target));
+                if matches!(b.mode, Mode::Assault { .. }) && more {
+                    state.stage = Stage::Battle { battle: Box::new(b) };
+                } else {
+                    finish(rules, state, b);
+                }
             }
         }
         Step::Dice => return None,
@@ -593,7 +649,11 @@ fn after_attacker_loss(rules: &Gcacw, state: &mut State, mut b: Battle) {
 /// (GCACW 7.5, 7.6).
 fn finish(rules: &Gcacw, state: &mut State, b: Battle) {
     let r = b.result(false);
-    let mut m = b.march;
+    let Mode::March { march: mut m, .. } = b.mode else {
+        // An assault ends with its combat (GCACW 5.3).
+        sequence::next_action_phase(rules, state);
+        return;
+    };
     m.moved = true;
     let u = m.unit;
     if state.units[u].hex.is_none() || r.ends_march() {

@@ -8,6 +8,7 @@
 pub mod actions;
 pub mod activation;
 pub mod arrival;
+pub mod assault;
 pub mod battle;
 pub mod bridges;
 pub mod catalog;

@@ -155,6 +155,8 @@ impl Gcacw {
             gained: [false; 2],
             rain: false,
             activated_once: Default::default(),
+            flanks_refused: Default::default(),
+            hood_corps: None,
             losses: Vec::new(),
             flags: Default::default(),
             released: Default::default(),

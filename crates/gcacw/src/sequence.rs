@@ -36,6 +36,12 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
         Stage::ActivateTransfer => activation::transfer_decision(rules, state),
         Stage::ActivateNext => activation::next_decision(rules, state),
         Stage::Recovery { .. } => crate::recovery::decision(rules, state),
+        Stage::AssaultSelect { .. } | Stage::AssaultTarget { .. } | Stage::AssaultPick { .. } => {
+            match crate::assault::decision(rules, state) {
+                Some(d) => d,
+                None => return Pending::Over,
+            }
+        }
         Stage::Battle { battle } => match crate::battle::decision(rules, state, battle) {
             Some(d) => d,
             None => return Pending::Over,
@@ -46,6 +52,7 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
         | Stage::ExtendedMarch { .. }
         | Stage::ForceMarchRoll { .. }
         | Stage::ActivateAllowance
+        | Stage::AssaultCommand { .. }
         | Stage::ArrivalRoll => return Pending::Over,
     };
     Pending::Decide(decision)
@@ -72,6 +79,7 @@ pub fn roll_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
         Stage::ArrivalRoll => crate::arrival::roll_request(rules, state),
         Stage::Recovery { roll: Some(_), .. } => crate::recovery::roll_request(rules, state),
         Stage::Battle { battle } => crate::battle::roll_request(rules, state, battle),
+        Stage::AssaultCommand { .. } => crate::assault::roll_request(rules, state),
         Stage::DestroyBridge { unit, stayed, site: Some(site) } => {
             Some(crate::bridges::destroy_request(rules, state, *unit, *site, *stayed))
         }
@@ -112,6 +120,7 @@ pub fn roll(rules: &Gcacw, state: &mut State, dice: &[u8]) -> Result<(), RuleErr
         Stage::ArrivalRoll => crate::arrival::apply_roll(rules, state, &req, dice),
         Stage::Recovery { roll: Some(_), .. } => crate::recovery::apply_roll(rules, state, &req, dice),
         Stage::Battle { battle } => crate::battle::apply_roll(rules, state, *battle, &req, dice),
+        Stage::AssaultCommand { .. } => crate::assault::apply_roll(rules, state, &req, dice),
         Stage::DestroyBridge { unit, site: Some(site), .. } => {
             crate::bridges::apply_destroy(state, unit, site, &req, dice);
             march::end_march(rules, state);
@@ -167,6 +176,9 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
         Stage::ActivateNext => activation::choose_next(rules, state, option).ok_or_else(bad),
         Stage::Recovery { .. } => crate::recovery::choose(rules, state, option).ok_or_else(bad),
         Stage::Battle { battle } => crate::battle::choose(rules, state, *battle, option).ok_or_else(bad),
+        Stage::AssaultSelect { .. } | Stage::AssaultTarget { .. } | Stage::AssaultPick { .. } => {
+            crate::assault::choose(rules, state, option).ok_or_else(bad)
+        }
         Stage::DestroyBridge { unit, stayed, site: None } => {
             if option == "keep" {
                 march::end_march(rules, state);
@@ -298,6 +310,7 @@ pub fn next_turn(rules: &Gcacw, state: &mut State) {
 pub fn start_turn(rules: &Gcacw, state: &mut State) {
     state.rain = false;
     state.bridges.failed.clear();
+    state.hood_corps = None;
     state.bridges.destroy_tried.clear();
     state.gained = [false; 2];
     if state.turn > 1 {

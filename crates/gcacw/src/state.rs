@@ -231,6 +231,42 @@ pub enum Stage {
         /// The hexside chosen, waiting for the roll.
         site: Option<crate::bridges::Side2>,
     },
+    /// Choosing the units of an assault (GCACW 7.1 step 1).
+    AssaultSelect {
+        /// The active leader.
+        leader: usize,
+        /// Units chosen.
+        selected: Vec<usize>,
+    },
+    /// Choosing the hex assaulted (step 3).
+    AssaultTarget {
+        /// The active leader.
+        leader: usize,
+        /// Units chosen.
+        selected: Vec<usize>,
+    },
+    /// The command roll (step 5).
+    AssaultCommand {
+        /// The active leader.
+        leader: usize,
+        /// Units chosen.
+        selected: Vec<usize>,
+        /// The hex assaulted.
+        target: Hex,
+    },
+    /// Choosing which units attack when the Assault Number allows fewer than chosen.
+    AssaultPick {
+        /// The active leader.
+        leader: usize,
+        /// Units chosen.
+        selected: Vec<usize>,
+        /// The hex assaulted.
+        target: Hex,
+        /// How many may attack.
+        allowed: usize,
+        /// Those picked so far.
+        picked: Vec<usize>,
+    },
     /// A combat in progress (GCACW 7.0).
     Battle {
         /// The combat.
@@ -271,6 +307,10 @@ pub struct State {
     pub arrival_fatigue: u8,
     /// The set just placed, which must act at once and gets the first-action bonus.
     pub arriving: Option<u16>,
+    /// Hexes with a Flanks Refused marker (GCACW 7.8).
+    pub flanks_refused: std::collections::BTreeSet<Hex>,
+    /// The Confederate corps leader who has had Hood's assault bonus this turn (HSN-B 7.4).
+    pub hood_corps: Option<usize>,
     /// Counters freed from a scenario's activation restriction (catalog indices).
     pub released: std::collections::BTreeSet<u16>,
     /// Units that have been activated at least once (for "first activation" rules).

@@ -110,3 +110,45 @@ fn the_combat_example_from_declaration_to_advance() {
     let losses: Vec<_> = g.state().losses.iter().map(|l| (l.unit, l.amount)).collect();
     assert_eq!(losses, vec![(wagner, 1)], "the ledger records the combat loss");
 }
+
+/// GCACW 7.1 assault example (digest T3, Palmer's assault, here with Cheatham, Command 5): two
+/// divisions are chosen, both gain a fatigue level; a command roll of 5 gives Assault Number 0,
+/// so exactly one of them attacks, with the assault +1.
+#[test]
+fn assault_number_gcacw_7_1() {
+    let mut g = example();
+    let cleburne = g.rules().unit_by_id("cleburne").expect("cleburne");
+    let brown = g.rules().unit_by_id("brown").expect("brown");
+    let mut state = g.state().clone();
+    state.units[cleburne].hex = Some(h("4611"));
+    state.units[cleburne].manpower = 7;
+    state.units[cleburne].fatigue = 1;
+    let rules = g.rules().clone();
+    g = Game::new(rules, state, g.setup().clone());
+    choose(&mut g, "assault:cheatham");
+    choose(&mut g, "add:brown");
+    choose(&mut g, "add:cleburne");
+    choose(&mut g, "done");
+    assert_eq!((g.state().units[brown].fatigue, g.state().units[cleburne].fatigue), (2, 2), "every unit chosen pays");
+    choose(&mut g, "target:4610");
+    choose(&mut g, "die:5");
+    let roll = g.log().iter().rev().find_map(|e| e.roll.clone()).expect("logged");
+    assert!(roll.result.contains("Assault Number 0"), "{}", roll.result);
+    choose(&mut g, "pick:brown");
+    let Stage::Battle { battle } = &g.state().stage else { panic!("a combat: {:?}", g.state().stage) };
+    assert_eq!(battle.attackers, vec![brown]);
+    let a = battle.assess(g.rules(), g.state());
+    assert!(
+        a.attacker_modifiers.iter().any(|m| m.label.to_lowercase().contains("assault") && m.value == 1),
+        "{:?}",
+        a.attacker_modifiers
+    );
+    // A roll of 6 would have ended it at once.
+    let mut g = example();
+    choose(&mut g, "assault:cheatham");
+    choose(&mut g, "add:brown");
+    choose(&mut g, "done");
+    choose(&mut g, "target:4610");
+    choose(&mut g, "die:6");
+    assert!(!matches!(g.state().stage, Stage::Battle { .. }), "an unmodified 6: no assault");
+}
