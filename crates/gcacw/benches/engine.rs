@@ -25,6 +25,7 @@ fn reachable(c: &mut Criterion) {
         started_in_zoc: false,
         wagon_paid: true,
         stopped: false,
+        declined: Vec::new(),
     };
     let start = state.units[unit].hex.expect("on map");
     let mut group = c.benchmark_group("reachable hexes, cavalry with 13 MP, full HSN map");

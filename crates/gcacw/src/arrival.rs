@@ -156,7 +156,7 @@ pub fn place(rules: &Gcacw, state: &mut State, option: &str) -> Option<()> {
     let mut divisions = Vec::new();
     for id in &members {
         if let Some(u) = rules.unit_by_id(id) {
-            state.units[u].hex = Some(hex);
+            rules.relocate(state, u, hex);
             state.units[u].fatigue = fatigue;
             divisions.push(u);
         }

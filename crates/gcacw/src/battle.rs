@@ -471,25 +471,12 @@ fn start_retreat(rules: &Gcacw, state: &mut State, mut b: Battle, kind: RetreatK
         override_used: false,
     };
     if retreat::steps(rules, state, &r).is_empty() {
-        surrender(rules, state, &r);
+        retreat::surrender(rules, state, &r);
         attacker_result(rules, state, b);
         return;
     }
     b.step = Step::DefenderRetreat { retreat: r };
     state.stage = Stage::Battle { battle: Box::new(b) };
-}
-
-fn surrender(rules: &Gcacw, state: &mut State, r: &Retreat) {
-    for &u in &r.units {
-        if state.units[u].hex.is_some() {
-            let left = state.units[u].manpower;
-            state.note(
-                format!("{} has nowhere to retreat and surrenders.", rules.unit_name(state, u)),
-                Some("GCACW 7.6"),
-            );
-            rules.lose_manpower(state, u, left, LossCause::Retreat, "surrender", "GCACW 7.6");
-        }
-    }
 }
 
 /// Applies a decision of the combat; `None` if unreadable.
@@ -538,35 +525,12 @@ pub fn choose(rules: &Gcacw, state: &mut State, mut b: Battle, option: &str) -> 
                 return Some(());
             }
             let to: Hex = option.strip_prefix("retreat:")?.parse().ok()?;
-            let step = retreat::steps(rules, state, &retreat).into_iter().find(|s| s.hex == to)?;
-            retreat.override_used |= step.override_needed;
-            retreat.path.push(to);
-            for &u in &retreat.units {
-                if state.units[u].hex.is_some() {
-                    rules.relocate(state, u, to);
-                    if step.loss > 0 {
-                        let cause = if retreat.kind == RetreatKind::Cavalry {
-                            LossCause::CavalryRetreat
-                        } else {
-                            LossCause::Retreat
-                        };
-                        rules.lose_manpower(state, u, step.loss, cause, &step.row.description, "GCACW 7.6");
-                    }
+            match retreat::take_step(rules, state, &mut retreat, to)? {
+                retreat::Progress::Going => {
+                    b.step = Step::DefenderRetreat { retreat };
+                    state.stage = Stage::Battle { battle: Box::new(b) };
                 }
-            }
-            retreat.units = alive(state, &retreat.units);
-            crate::bridges::overrun_all(rules, state, &retreat.units);
-            if retreat.units.is_empty() {
-                attacker_result(rules, state, b);
-            } else if retreat.must_stop(rules, state) {
-                state.note(format!("The retreat ends in {}.", rules.map().label(to)), Some("GCACW 7.6"));
-                attacker_result(rules, state, b);
-            } else if retreat::steps(rules, state, &retreat).is_empty() && !retreat.may_stop(rules, state) {
-                surrender(rules, state, &retreat);
-                attacker_result(rules, state, b);
-            } else {
-                b.step = Step::DefenderRetreat { retreat };
-                state.stage = Stage::Battle { battle: Box::new(b) };
+                retreat::Progress::Over => attacker_result(rules, state, b),
             }
         }
         Step::Voluntary { mut chosen } => {

@@ -12,6 +12,7 @@ pub mod assault;
 pub mod battle;
 pub mod bridges;
 pub mod catalog;
+pub mod cavalry;
 pub mod charts;
 pub mod combat;
 pub mod consolidation;
@@ -28,6 +29,7 @@ pub mod sequence;
 pub mod side;
 pub mod state;
 pub mod transfer;
+pub mod victory;
 pub mod view;
 pub mod zoc;
 

@@ -109,6 +109,7 @@ pub fn begin_unit_march(rules: &Gcacw, state: &mut State, u: usize, ma: u8) {
             started_in_zoc,
             wagon_paid: false,
             stopped: false,
+            declined: Vec::new(),
         };
         start_moving(rules, state, march);
         return;
@@ -127,6 +128,7 @@ pub fn begin_unit_march(rules: &Gcacw, state: &mut State, u: usize, ma: u8) {
         started_in_zoc,
         wagon_paid: false,
         stopped: false,
+        declined: Vec::new(),
     };
     let extended = if exhausted { fl >= 2 } else { fl >= 3 };
     if extended {
@@ -205,7 +207,12 @@ fn may_force_march(rules: &Gcacw, state: &State, u: usize) -> bool {
     state.units[u].organized && rules.unit_type(state, u) != CounterType::Wagon
 }
 
-fn offer_force_march(rules: &Gcacw, state: &mut State, march: March) {
+/// Step 3 of a march: enemy cavalry in whose ZOC the unit begins may retreat first (GCACW 7.7),
+/// then the force-march decision.
+pub fn offer_force_march(rules: &Gcacw, state: &mut State, march: March) {
+    if crate::cavalry::offer(rules, state, march.clone(), crate::cavalry::Resume::BeforeForceMarch) {
+        return;
+    }
     if may_force_march(rules, state, march.unit) {
         state.stage = Stage::ForceMarch { march };
     } else {
@@ -473,6 +480,9 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
         );
         march.stopped = true;
     }
+    if !s.zoc_to_zoc && crate::cavalry::offer(rules, state, march.clone(), crate::cavalry::Resume::Moving) {
+        return Some(());
+    }
     let can_attack = march.stopped && !s.zoc_to_zoc && !crate::battle::attack_options(rules, state, &march).is_empty();
     let over = ((s.ends || march.left == Half::whole(0)) && !can_attack) || state.units[u].hex.is_none();
     if over {
@@ -481,6 +491,26 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
         state.stage = Stage::Moving { march };
     }
     Some(())
+}
+
+/// Whether the unit stands in an enemy normal ZOC now.
+#[must_use]
+pub fn in_enemy_zoc_now(rules: &Gcacw, state: &State, u: usize) -> bool {
+    let ctx = MoveContext::new(rules, state, u);
+    state.units[u].hex.is_some_and(|h| movement::in_enemy_zoc(rules, &ctx, h))
+}
+
+/// Goes on with a march after an interruption (a cavalry retreat): moving if it can, attacking
+/// if it must stop, or ending.
+pub fn resume_moving(rules: &Gcacw, state: &mut State, m: March) {
+    let u = m.unit;
+    let can_attack = !crate::battle::attack_options(rules, state, &m).is_empty();
+    let stuck = m.moved && (m.stopped || m.left == Half::whole(0));
+    if state.units[u].hex.is_none() || (stuck && !can_attack) {
+        conclude(rules, state, u, m.moved);
+    } else {
+        state.stage = Stage::Moving { march: m };
+    }
 }
 
 /// What happens where a march ends: restrictions freed by it (scenario rules), enemy pontoons

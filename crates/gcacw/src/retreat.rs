@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::charts::{RetreatHex, RetreatRow};
 use crate::rules::Gcacw;
-use crate::state::State;
+use crate::state::{LossCause, State};
 use crate::zoc::Zoc;
 use crate::Side;
 
@@ -229,6 +229,62 @@ fn completes(rules: &Gcacw, state: &State, r: &Retreat, override_left: bool, dep
         let keeps = Some(s.row.priority) == best;
         (keeps || override_left) && completes(rules, state, &advance(r, s.hex), override_left && keeps, depth - 1)
     })
+}
+
+/// Where a retreat stands after a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// It goes on: the owner chooses the next hex, or stops.
+    Going,
+    /// It is over: it reached its most hexes, the stack is gone, or it surrendered.
+    Over,
+}
+
+/// Moves the stack one hex (an option of [`decision`]), paying the description's loss per unit
+/// (cavalry retreats: only for enemy-occupied hexes), overrunning enemy pontoons, and ending the
+/// retreat when it must end or surrendering when it cannot go on. `None` if `to` is not a legal
+/// step now.
+pub fn take_step(rules: &Gcacw, state: &mut State, r: &mut Retreat, to: Hex) -> Option<Progress> {
+    let step = steps(rules, state, r).into_iter().find(|s| s.hex == to)?;
+    r.override_used |= step.override_needed;
+    r.path.push(to);
+    let cause = if r.kind == RetreatKind::Cavalry { LossCause::CavalryRetreat } else { LossCause::Retreat };
+    for &u in &r.units.clone() {
+        if state.units[u].hex.is_some() {
+            rules.relocate(state, u, to);
+            if step.loss > 0 {
+                rules.lose_manpower(state, u, step.loss, cause, &step.row.description, "GCACW 7.6");
+            }
+        }
+    }
+    r.units.retain(|&u| state.units[u].hex.is_some());
+    crate::bridges::overrun_all(rules, state, &r.units);
+    if r.units.is_empty() {
+        return Some(Progress::Over);
+    }
+    if r.must_stop(rules, state) {
+        state.note(format!("The retreat ends in {}.", rules.map().label(to)), Some("GCACW 7.6"));
+        return Some(Progress::Over);
+    }
+    if steps(rules, state, r).is_empty() && !r.may_stop(rules, state) {
+        surrender(rules, state, r);
+        return Some(Progress::Over);
+    }
+    Some(Progress::Going)
+}
+
+/// The stack has nowhere legal to go: every unit surrenders and is eliminated (GCACW 7.6).
+pub fn surrender(rules: &Gcacw, state: &mut State, r: &Retreat) {
+    for &u in &r.units {
+        if state.units[u].hex.is_some() {
+            let left = state.units[u].manpower;
+            state.note(
+                format!("{} has nowhere to retreat and surrenders.", rules.unit_name(state, u)),
+                Some("GCACW 7.6"),
+            );
+            rules.lose_manpower(state, u, left, LossCause::Retreat, "surrender", "GCACW 7.6");
+        }
+    }
 }
 
 /// The decision of the next retreat hex (or stopping).

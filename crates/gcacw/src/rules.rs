@@ -445,13 +445,15 @@ impl Gcacw {
     }
 
     /// Moves a unit to a hex; an entrenchment marker stays behind (GCACW 9.0: it is removed the
-    /// moment the unit leaves its hex).
+    /// moment the unit leaves its hex), and the victory conditions take note of the move. Every
+    /// change of position goes through here.
     pub fn relocate(&self, state: &mut State, u: usize, to: Hex) {
         let unit = &mut state.units[u];
         if unit.hex != Some(to) {
             unit.entrenchment = None;
         }
-        unit.hex = Some(to);
+        state.units[u].hex = Some(to);
+        crate::victory::observe(self, state);
     }
 
     /// Whether a hex has a railroad station.

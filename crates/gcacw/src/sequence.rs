@@ -42,6 +42,10 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
                 None => return Pending::Over,
             }
         }
+        Stage::CavalryRetreat { c } => match crate::cavalry::decision(rules, state, c) {
+            Some(d) => d,
+            None => return Pending::Over,
+        },
         Stage::Battle { battle } => match crate::battle::decision(rules, state, battle) {
             Some(d) => d,
             None => return Pending::Over,
@@ -79,6 +83,7 @@ pub fn roll_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
         Stage::ArrivalRoll => crate::arrival::roll_request(rules, state),
         Stage::Recovery { roll: Some(_), .. } => crate::recovery::roll_request(rules, state),
         Stage::Battle { battle } => crate::battle::roll_request(rules, state, battle),
+        Stage::CavalryRetreat { c } => crate::cavalry::roll_request(rules, state, c),
         Stage::AssaultCommand { .. } => crate::assault::roll_request(rules, state),
         Stage::DestroyBridge { unit, stayed, site: Some(site) } => {
             Some(crate::bridges::destroy_request(rules, state, *unit, *site, *stayed))
@@ -120,6 +125,7 @@ pub fn roll(rules: &Gcacw, state: &mut State, dice: &[u8]) -> Result<(), RuleErr
         Stage::ArrivalRoll => crate::arrival::apply_roll(rules, state, &req, dice),
         Stage::Recovery { roll: Some(_), .. } => crate::recovery::apply_roll(rules, state, &req, dice),
         Stage::Battle { battle } => crate::battle::apply_roll(rules, state, *battle, &req, dice),
+        Stage::CavalryRetreat { c } => crate::cavalry::apply_roll(rules, state, *c, &req, dice),
         Stage::AssaultCommand { .. } => crate::assault::apply_roll(rules, state, &req, dice),
         Stage::DestroyBridge { unit, site: Some(site), .. } => {
             crate::bridges::apply_destroy(state, unit, site, &req, dice);
@@ -176,6 +182,7 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
         Stage::ActivateNext => activation::choose_next(rules, state, option).ok_or_else(bad),
         Stage::Recovery { .. } => crate::recovery::choose(rules, state, option).ok_or_else(bad),
         Stage::Battle { battle } => crate::battle::choose(rules, state, *battle, option).ok_or_else(bad),
+        Stage::CavalryRetreat { c } => crate::cavalry::choose(rules, state, *c, option).ok_or_else(bad),
         Stage::AssaultSelect { .. } | Stage::AssaultTarget { .. } | Stage::AssaultPick { .. } => {
             crate::assault::choose(rules, state, option).ok_or_else(bad)
         }
@@ -296,13 +303,19 @@ pub fn end_action_cycle(rules: &Gcacw, state: &mut State) {
 
 /// Turn Indication Phase (GCACW 3.0): the next turn, or the end of the game after the last.
 pub fn next_turn(rules: &Gcacw, state: &mut State) {
-    state.turn += 1;
-    if state.turn > rules.scenario().turns {
-        state.turn = rules.scenario().turns;
+    crate::victory::observe(rules, state);
+    if state.turn >= rules.scenario().turns {
         state.note("The last turn is over: the game ends.", Some("GCACW 3.0"));
+        let score = crate::victory::score(rules, state);
+        let source = rules.scenario().victory.source.clone();
+        for item in &score.items {
+            state.note(format!("{:+} VP — {} ({})", item.vp, item.text, item.detail), Some(&source));
+        }
+        state.note(format!("{} VP total: {} — {}.", score.side, score.total, score.level), Some(&source));
         state.stage = Stage::Over;
         return;
     }
+    state.turn += 1;
     start_turn(rules, state);
 }
 

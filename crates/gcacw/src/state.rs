@@ -129,6 +129,8 @@ pub struct March {
     /// Whether it has entered an enemy ZOC (or advanced into one) and may only attack or stop
     /// (GCACW 6.2, 7.6).
     pub stopped: bool,
+    /// Enemy cavalry hexes whose owner declined a cavalry retreat in this march (GCACW 7.7).
+    pub declined: Vec<Hex>,
 }
 
 /// Where in the sequence of play the game waits.
@@ -266,6 +268,11 @@ pub enum Stage {
         allowed: usize,
         /// Those picked so far.
         picked: Vec<usize>,
+    },
+    /// A cavalry retreat interrupting a march (GCACW 7.7).
+    CavalryRetreat {
+        /// The retreat.
+        c: Box<crate::cavalry::CavalryRetreat>,
     },
     /// A combat in progress (GCACW 7.0).
     Battle {

@@ -38,6 +38,8 @@ pub fn view(rules: &Gcacw, state: &State) -> serde_json::Value {
         "scenario": rules.scenario().id, "turn": state.turn, "turns": rules.scenario().turns,
         "stage": state.stage, "rain": state.rain, "units": units, "leaders": leaders,
         "stations": state.stations.iter().map(|(h, m)| json!({"hex": h, "mark": m})).collect::<Vec<_>>(),
+        "bridges": state.bridges,
+        "score": crate::victory::score(rules, state),
     })
 }
 
@@ -90,5 +92,7 @@ pub fn summary(rules: &Gcacw, state: &State) -> String {
     for (h, m) in &state.stations {
         let _ = writeln!(out, "Station {}: {m:?}", rules.map().label(*h));
     }
+    let score = crate::victory::score(rules, state);
+    let _ = writeln!(out, "{} VP as things stand: {} ({})", score.side, score.total, score.level);
     out
 }

@@ -152,3 +152,49 @@ fn assault_number_gcacw_7_1() {
     choose(&mut g, "die:6");
     assert!(!matches!(g.state().stage, Stage::Battle { .. }), "an unmodified 6: no assault");
 }
+
+/// GCACW 7.7 (digest T16): Wagner begins a march next to Armstrong's cavalry; Armstrong retreats
+/// at once: half the modified roll comes off Wagner's allowance, the cavalry retreats four to six
+/// hexes, then gains a fatigue level and is disorganized.
+#[test]
+fn cavalry_retreat_gcacw_7_7() {
+    let mut g = example();
+    let mut state = g.state().clone();
+    state.automatic = vec![Side::Union];
+    state.stage = Stage::Over;
+    let rules = g.rules().clone();
+    caisson_gcacw::sequence::next_action_phase(&rules, &mut state);
+    g = Game::new(rules, state, g.setup().clone());
+    choose(&mut g, "march:wagner");
+    choose(&mut g, "die:4");
+    let offer = options(&g);
+    assert!(offer.contains(&"cavalry-retreat:4510".to_string()), "{offer:?}");
+    choose(&mut g, "cavalry-retreat:4510");
+    let req = g.pending().expect("the roll").prompt;
+    choose(&mut g, "die:5");
+    let roll = g.log().iter().rev().find_map(|e| e.roll.clone()).expect("logged");
+    let cut = roll.total / 2;
+    assert!(roll.result.contains(&format!("falls by {cut}")), "{} ({req})", roll.result);
+    let armstrong = g.rules().unit_by_id("armstrong").expect("armstrong");
+    let mut hexes = 0;
+    while options(&g).iter().any(|o| o.starts_with("retreat:")) && hexes < 6 {
+        let here = g.state().units[armstrong].hex.expect("on the map");
+        let next = options(&g)
+            .into_iter()
+            .filter_map(|o| o.strip_prefix("retreat:").map(|x| x.parse::<Hex>().expect("hex")))
+            .max_by_key(|x| x.distance(h("4610")))
+            .expect("a hex");
+        assert!(next.distance(h("4610")) >= here.distance(h("4610")));
+        choose(&mut g, &format!("retreat:{next}"));
+        hexes += 1;
+        if hexes == 4 {
+            choose(&mut g, "stop");
+            break;
+        }
+    }
+    let a = &g.state().units[armstrong];
+    assert_eq!((a.fatigue, a.organized, a.manpower), (2, false, 2), "fatigue +1, disorganized, no loss on a 5");
+    assert_eq!(a.hex.map(|x| x.distance(h("4610"))), Some(5));
+    let Stage::ForceMarch { march } = &g.state().stage else { panic!("Wagner's march goes on: {:?}", g.state().stage) };
+    assert_eq!(march.left.to_string(), (4 - cut).to_string());
+}

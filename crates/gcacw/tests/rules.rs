@@ -211,6 +211,13 @@ fn random_play_finishes_every_scenario() {
                 steps += 1;
                 assert!(steps < 200_000, "{} seed {seed}: no end in sight", info.id);
             }
+            // The final screen: every award itemised, the total and the level.
+            let log = g.log();
+            let total = log.iter().rev().find(|e| e.text.contains("VP total")).expect("a final score");
+            if info.game == "basic" {
+                assert!(!log.iter().any(|e| e.text.contains("not evaluated")), "{}: every award is evaluated", info.id);
+                assert!(total.text.contains("Victory"), "{}: a victory level: {}", info.id, total.text);
+            }
         }
     }
 }
@@ -407,6 +414,7 @@ fn hammond_stays_in_his_counties_hsn_sc3() {
         started_in_zoc: false,
         wagon_paid: true,
         stopped: false,
+        declined: Vec::new(),
     };
     let reach = caisson_gcacw::movement::reachable(&rules, &state, &march);
     assert!(reach.len() > 30, "Hammond can still move: {} hexes", reach.len());
