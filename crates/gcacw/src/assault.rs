@@ -217,6 +217,7 @@ fn begin_battle(rules: &Gcacw, state: &mut State, leader: usize, attackers: Vec<
             state.hood_corps = Some(leader);
         }
     }
+    crate::battle::lone_attacker_lifts_flanks(rules, state, &attackers);
     let defenders = rules.on_map(state).filter(|&(_, h)| h == target).map(|(v, _)| v).collect();
     let attacker = rules.leader_counter(state, leader).side;
     state.stage = Stage::Battle {

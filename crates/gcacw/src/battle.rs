@@ -195,6 +195,7 @@ pub fn declare(rules: &Gcacw, state: &mut State, mut m: March, option: &str) -> 
     let ty = AttackType::ALL.into_iter().find(|t| type_word(*t) == word)?;
     let (mp, _) = cost(rules, state, m.unit, ty);
     m.left = m.left - mp;
+    lone_attacker_lifts_flanks(rules, state, &[m.unit]);
     let attacker = rules.unit_side(state, m.unit);
     let defenders = rules.on_map(state).filter(|&(_, h)| h == target).map(|(v, _)| v).collect();
     state.stage = Stage::Battle {
@@ -239,6 +240,23 @@ fn preview(rules: &Gcacw, state: &State, b: &Battle, a: &Assessment) -> String {
         a.attacker_column,
         rows.join(", ")
     )
+}
+
+/// A Flanks Refused marker goes when the only unit in its hex attacks, or when every unit in it
+/// joins an assault (GCACW 7.8).
+pub fn lone_attacker_lifts_flanks(rules: &Gcacw, state: &mut State, attackers: &[usize]) {
+    let Some(at) = attackers.first().and_then(|&u| state.units[u].hex) else { return };
+    if !state.flanks_refused.contains(&at) {
+        return;
+    }
+    let all_attack = rules.on_map(state).filter(|&(_, h)| h == at).all(|(v, _)| attackers.contains(&v));
+    if all_attack {
+        state.flanks_refused.remove(&at);
+        state.note(
+            format!("The Flanks Refused marker in {} is removed: its units attack.", rules.map().label(at)),
+            Some("GCACW 7.8"),
+        );
+    }
 }
 
 /// The decision a combat waits for, if it waits for one.

@@ -395,6 +395,22 @@ pub fn moving_decision(rules: &Gcacw, state: &State, march: &March) -> Decision 
     }
     options.extend(crate::battle::attack_options(rules, state, march));
     if let Some(at) = state.units[u].hex {
+        // GCACW 7.8: refuse flanks for 1 MP (not in a mountain or swamp, not on entering an enemy
+        // ZOC); a marker already there may be lifted by a unit that begins its march in the hex.
+        let terrain = map.terrain(at);
+        let closed = matches!(terrain, Some(caisson_hexmap::Terrain::Mountain | caisson_hexmap::Terrain::Swamp));
+        let entered_zoc = march.stopped && march.moved;
+        if !state.flanks_refused.contains(&at) && !closed && !entered_zoc && march.left >= Half::whole(1) {
+            options.push(Choice::new(
+                "refuse-flanks",
+                format!("Refuse flanks in {} (1 MP; the march ends)", map.label(at)),
+            ));
+        }
+        if state.flanks_refused.contains(&at) && !march.moved {
+            options.push(Choice::new("lift-flanks", format!("Take the Flanks Refused marker off {}", map.label(at))));
+        }
+    }
+    if let Some(at) = state.units[u].hex {
         let side = rules.unit_side(state, u);
         for p in state.bridges.pontoons.iter().filter(|p| p.owner == side && (p.side.0 == at || p.side.1 == at)) {
             let (a, b) = p.side;
@@ -420,6 +436,28 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
     }
     if option.starts_with("attack:") {
         return crate::battle::declare(rules, state, march, option);
+    }
+    if option == "refuse-flanks" {
+        let at = state.units[march.unit].hex?;
+        march.left = march.left - Half::whole(1);
+        state.flanks_refused.insert(at);
+        state.note(
+            format!(
+                "{} refuses its flanks in {}; its march ends.",
+                rules.unit_name(state, march.unit),
+                rules.map().label(at)
+            ),
+            Some("GCACW 7.8"),
+        );
+        conclude(rules, state, march.unit, march.moved);
+        return Some(());
+    }
+    if option == "lift-flanks" {
+        let at = state.units[march.unit].hex?;
+        state.flanks_refused.remove(&at);
+        state.note(format!("The Flanks Refused marker in {} is removed.", rules.map().label(at)), Some("GCACW 7.8"));
+        state.stage = Stage::Moving { march };
+        return Some(());
     }
     if let Some(site) = option.strip_prefix("dismantle:").and_then(crate::bridges::parse_site) {
         // GCACW 10.2: free of MP, and the march goes on.

@@ -453,6 +453,7 @@ impl Gcacw {
             unit.entrenchment = None;
         }
         state.units[u].hex = Some(to);
+        tidy_flanks(state);
         crate::victory::observe(self, state);
     }
 
@@ -468,6 +469,7 @@ impl Gcacw {
         let from = state.units[u].hex;
         state.units[u].hex = None;
         state.units[u].eliminated = true;
+        tidy_flanks(state);
         state.units[u].manpower = 0;
         state.note(format!("{} is eliminated ({why}).", self.unit_name(state, u)), Some("GCACW 6.3"));
         for l in 0..state.leaders.len() {
@@ -511,6 +513,12 @@ impl Gcacw {
             self.eliminate(state, u, why);
         }
     }
+}
+
+/// A Flanks Refused marker never leaves with a unit: it goes when its hex is empty (GCACW 7.8).
+fn tidy_flanks(state: &mut State) {
+    let occupied: std::collections::BTreeSet<Hex> = state.units.iter().filter_map(|u| u.hex).collect();
+    state.flanks_refused.retain(|h| occupied.contains(h));
 }
 
 /// Occupation and zones of control of the whole map at one moment.

@@ -198,3 +198,27 @@ fn cavalry_retreat_gcacw_7_7() {
     let Stage::ForceMarch { march } = &g.state().stage else { panic!("Wagner's march goes on: {:?}", g.state().stage) };
     assert_eq!(march.left.to_string(), (4 - cut).to_string());
 }
+
+/// GCACW 7.8: a marching unit refuses its flanks for 1 MP and its march ends; the marker stays
+/// with the hex while units hold it, and goes when the hex empties.
+#[test]
+fn refusing_flanks_gcacw_7_8() {
+    let mut g = example();
+    let mut state = g.state().clone();
+    state.automatic = vec![Side::Union];
+    let rules = g.rules().clone();
+    caisson_gcacw::sequence::next_action_phase(&rules, &mut state);
+    g = Game::new(rules, state, g.setup().clone());
+    choose(&mut g, "march:wagner");
+    choose(&mut g, "die:4");
+    choose(&mut g, "stand"); // Armstrong stays
+    choose(&mut g, "no-force-march");
+    assert!(options(&g).contains(&"refuse-flanks".to_string()), "{:?}", options(&g));
+    choose(&mut g, "refuse-flanks");
+    assert!(g.state().flanks_refused.contains(&h("4610")));
+    assert!(!matches!(g.state().stage, Stage::Moving { .. }), "refusing flanks ends the march");
+    let (rules, mut state) = (g.rules().clone(), g.state().clone());
+    let wagner = rules.unit_by_id("wagner").expect("wagner");
+    rules.relocate(&mut state, wagner, h("4709"));
+    assert!(state.flanks_refused.is_empty(), "the marker never leaves with a unit");
+}
