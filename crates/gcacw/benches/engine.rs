@@ -4,7 +4,8 @@
 //!
 //! Run with `cargo bench -p caisson-gcacw`.
 
-use caisson_gcacw::charts::Half;
+use caisson_gcacw::charts::{AttackType, Half};
+use caisson_gcacw::combat::{self, Attack};
 use caisson_gcacw::movement::{self, MoveContext};
 use caisson_gcacw::registry::{self, hsn};
 use caisson_gcacw::state::March;
@@ -77,5 +78,60 @@ fn random_play(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, reachable, random_play);
+/// The rulebook's Combat Example (Brown with Cheatham against Wagner, Armstrong on the flank):
+/// the whole assessment — values, ratio, artillery, tactical, terrain, the flank procedure and the
+/// odds of every row — and the outcome of one pair of dice.
+fn combat(c: &mut Criterion) {
+    let (rules, mut state) = Gcacw::new(hsn().expect("data"), "hsn-4", Settings::default()).expect("hsn-4");
+    for u in &mut state.units {
+        u.hex = None;
+    }
+    for l in &mut state.leaders {
+        l.with = None;
+    }
+    let mut place = |id: &str, hex: &str, mp: u8| {
+        let u = rules.unit_by_id(id).expect(id);
+        state.units[u].hex = Some(hex.parse().expect("hex"));
+        state.units[u].manpower = mp;
+        state.units[u].fatigue = 1;
+        u
+    };
+    place("wagner", "4610", 7);
+    let brown = place("brown", "4611", 8);
+    place("armstrong", "4510", 2);
+    let cheatham = rules.leader_by_id("cheatham").expect("cheatham");
+    state.leaders[cheatham].with = Some(brown);
+    let target: Hex = "4610".parse().expect("hex");
+    c.bench_function("combat resolution with the flank bonus (Combat Example)", |b| {
+        b.iter(|| {
+            let a = combat::assess(&rules, &state, &Attack::march(&rules, &state, brown, target, AttackType::Hasty));
+            combat::outcome(&a, 4, 2, Some(3)).expect("dice")
+        })
+    });
+}
+
+/// A whole game of hsn-4 (two turns) with random players on both sides.
+fn random_game(c: &mut Criterion) {
+    let mut group = c.benchmark_group("random play, whole game");
+    group.sample_size(10);
+    group.bench_function("hsn-4 to the end", |b| {
+        let seed = std::cell::Cell::new(0);
+        b.iter(|| {
+            seed.set(seed.get() + 1);
+            let mut g =
+                registry::new_game(&registry::setup("hsn-4", seed.get(), DiceMode::Seeded, vec![])).expect("new");
+            let mut dice = Dice::new(seed.get());
+            let mut n = 0u32;
+            while let Some(d) = g.pending() {
+                let pick = random_choice(&d, &mut dice).to_string();
+                g.choose(&pick).expect("legal");
+                n += 1;
+            }
+            n
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, reachable, random_play, combat, random_game);
 criterion_main!(benches);
