@@ -2,7 +2,8 @@
 //! picks units of his command in his hex (each gains a fatigue level whatever happens), names an
 //! adjacent enemy hex, and rolls for command: an unmodified 6 fails; otherwise the Assault Number is
 //! his Command value less the roll (a district leader's roll is reduced by 2), and that many units
-//! (at least one) attack with +1. Grand assaults come with a later change.
+//! (at least one) attack with +1. An army or district leader within the active leader's radius may
+//! then try a grand assault, bringing units from hexes next to the target.
 
 use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, Modifier, RollRequest};
@@ -16,7 +17,7 @@ use crate::state::{Stage, State};
 use crate::{actions, sequence, Side};
 
 /// Whether a unit may join leader `l`'s assault (GCACW 7.1; HSN-B 2.2, 7.4): in his hex, fatigue 3
-/// or less, not a wagon, not demoralized (GCACW 11.0), and of his command — Schofield and Milroy
+/// or less, not a wagon, and of his command (a demoralized unit may, GCACW 11.0) — Schofield and Milroy
 /// bring infantry only; Forrest may add one infantry division or up to two infantry brigades
 /// stacked with him; a scenario may name extra leaders for a unit.
 fn may_join(rules: &Gcacw, state: &State, l: usize, u: usize, selected: &[usize]) -> bool {
@@ -29,7 +30,6 @@ fn may_join(rules: &Gcacw, state: &State, l: usize, u: usize, selected: &[usize]
         || rules.unit_side(state, u) != leader.side
         || !actions::may_act(rules, state, u)
         || ty == CounterType::Wagon
-        || unit.demoralized > 0
     {
         return false;
     }
@@ -166,9 +166,84 @@ pub fn decision(rules: &Gcacw, state: &State) -> Option<Decision> {
                 options,
             )
         }
+        Stage::GrandOffer { leader, attackers, target } => {
+            let mut options: Vec<Choice> = grand_leaders(rules, state, *leader, attackers, *target)
+                .into_iter()
+                .map(|g| {
+                    let c = rules.leader_counter(state, g);
+                    Choice::new(
+                        format!("grand:{}", c.id),
+                        format!("Try a grand assault under {} (Command {})", c.name, c.command_value.unwrap_or(0)),
+                    )
+                })
+                .collect();
+            options.push(Choice::new("no-grand", "No grand assault"));
+            (
+                rules.leader_counter(state, *leader).side,
+                "grand-offer",
+                "Attempt a grand assault? (GCACW 7.1)".to_string(),
+                options,
+            )
+        }
+        Stage::GrandJoin { leader, attackers, target, by, number, joined } => {
+            let hexes: Vec<Hex> = joined.iter().filter_map(|&u| state.units[u].hex).collect();
+            let mut distinct = hexes.clone();
+            distinct.sort();
+            distinct.dedup();
+            let mut options: Vec<Choice> = joiners(rules, state, *by, attackers, *target)
+                .into_iter()
+                .filter(|u| !joined.contains(u))
+                .filter(|&u| state.units[u].hex.is_some_and(|h| distinct.contains(&h) || distinct.len() < *number))
+                .map(|u| {
+                    let at = state.units[u].hex.map(|h| h.to_string()).unwrap_or_default();
+                    Choice::new(
+                        format!("join:{}", rules.unit_id(state, u)),
+                        format!("{} joins from {at}", rules.unit_name(state, u)),
+                    )
+                })
+                .collect();
+            if !joined.is_empty() {
+                options.push(Choice::new("done", format!("Done: {} unit(s) join the grand assault", joined.len())));
+            }
+            (
+                rules.leader_counter(state, *leader).side,
+                "grand-join",
+                format!("Grand Assault Number {number}: choose units in up to {number} hex(es) next to {target} (GCACW 7.1)"),
+                options,
+            )
+        }
         _ => return None,
     };
     Some(Decision { side: side.id().into(), kind: kind.into(), prompt, options })
+}
+
+/// The grand assault roll (GCACW 7.1): never modified in HSN.
+#[must_use]
+pub fn grand_roll_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
+    let Stage::GrandRoll { by, .. } = &state.stage else { return None };
+    let c = rules.leader_counter(state, *by);
+    Some(RollRequest {
+        side: c.side.id().into(),
+        purpose: format!("grand assault under {} (Command {})", c.name, c.command_value.unwrap_or(0)),
+        rule: "GCACW 7.1".into(),
+        dice: 1,
+        modifiers: Vec::new(),
+    })
+}
+
+/// Applies the grand assault roll: 6 or a number of 0 or less, none; otherwise it must happen.
+pub fn apply_grand_roll(rules: &Gcacw, state: &mut State, req: &RollRequest, dice: &[u8]) {
+    let Stage::GrandRoll { leader, attackers, target, by } = state.stage.clone() else { return };
+    let roll = dice.first().copied().unwrap_or(6);
+    let number = i32::from(rules.leader_counter(state, by).command_value.unwrap_or(0)) - i32::from(roll);
+    if roll >= 6 || number <= 0 {
+        sequence::log_roll(state, req, dice, format!("Grand Assault Number {number}: no grand assault"));
+        begin_battle(rules, state, leader, attackers, target, false);
+        return;
+    }
+    sequence::log_roll(state, req, dice, format!("Grand Assault Number {number}: the grand assault must take place"));
+    let number = usize::try_from(number).unwrap_or(1);
+    state.stage = Stage::GrandJoin { leader, attackers, target, by, number, joined: Vec::new() };
 }
 
 /// The command roll (GCACW 7.1 step 5).
@@ -205,13 +280,73 @@ pub fn apply_roll(rules: &Gcacw, state: &mut State, req: &RollRequest, dice: &[u
     let allowed = usize::try_from(number.max(1)).unwrap_or(1);
     sequence::log_roll(state, req, dice, format!("Assault Number {number}: up to {allowed} unit(s) attack"));
     if allowed >= selected.len() {
-        begin_battle(rules, state, leader, selected, target);
+        after_command(rules, state, leader, selected, target);
     } else {
         state.stage = Stage::AssaultPick { leader, selected, target, allowed, picked: Vec::new() };
     }
 }
 
-fn begin_battle(rules: &Gcacw, state: &mut State, leader: usize, attackers: Vec<usize>, target: Hex) {
+/// Army and district leaders who may attempt a grand assault now (GCACW 7.1; HSN-B 2.2): within
+/// the active leader's command radius (a district leader who assaults may himself), the active
+/// leader no cavalry leader, at least 3 Combat committed, and an eligible hex with a unit to join.
+fn grand_leaders(rules: &Gcacw, state: &State, leader: usize, attackers: &[usize], target: Hex) -> Vec<usize> {
+    let lc = state.leaders[leader].counter as usize;
+    let committed = attackers
+        .iter()
+        .map(|&u| combat::attack_value(rules, state, u))
+        .fold(crate::charts::Half::whole(0), |a, b| a + b);
+    if rules.catalog().is_cavalry_leader(lc) || committed < crate::charts::Half::whole(3) {
+        return Vec::new();
+    }
+    let side = rules.leader_counter(state, leader).side;
+    let radius = rules.command_radius(state, leader, &rules.board(state));
+    (0..state.leaders.len())
+        .filter(|&g| {
+            let c = rules.leader_counter(state, g);
+            c.side == side
+                && matches!(c.ty, CounterType::Army | CounterType::District)
+                && (g == leader || rules.leader_hex(state, g).is_some_and(|h| radius.contains(&h)))
+                && !joiners(rules, state, g, attackers, target).is_empty()
+        })
+        .collect()
+}
+
+/// Units that may join a grand assault led by `by` (GCACW 7.1 step 3; 11.0; HSN-B 2.2): next to the
+/// target (the assault hex included), not chosen in step 1, fatigue 3 or less, able to attack it,
+/// not demoralized, not a wagon; Schofield and Milroy only their districts' infantry.
+fn joiners(rules: &Gcacw, state: &State, by: usize, attackers: &[usize], target: Hex) -> Vec<usize> {
+    let bc = state.leaders[by].counter as usize;
+    let district = rules.catalog().get(bc).ty == CounterType::District;
+    let side = rules.catalog().get(bc).side;
+    rules
+        .on_map(state)
+        .filter(|&(u, h)| {
+            h.distance(target) == 1
+                && rules.unit_side(state, u) == side
+                && !attackers.contains(&u)
+                && state.units[u].demoralized == 0
+                && rules.unit_type(state, u) != CounterType::Wagon
+                && actions::may_act(rules, state, u)
+                && (!district
+                    || (rules.unit_type(state, u) == CounterType::Infantry
+                        && rules.catalog().commands_unit(bc, state.units[u].counter as usize)))
+                && combat::legal_targets(rules, state, u, h, true, &combat::Forts::default()).contains(&target)
+        })
+        .map(|(u, _)| u)
+        .collect()
+}
+
+/// After the assault's own units are known: a grand assault may be tried (step 6), or the combat
+/// begins.
+fn after_command(rules: &Gcacw, state: &mut State, leader: usize, attackers: Vec<usize>, target: Hex) {
+    if grand_leaders(rules, state, leader, &attackers, target).is_empty() {
+        begin_battle(rules, state, leader, attackers, target, false);
+    } else {
+        state.stage = Stage::GrandOffer { leader, attackers, target };
+    }
+}
+
+fn begin_battle(rules: &Gcacw, state: &mut State, leader: usize, attackers: Vec<usize>, target: Hex, grand: bool) {
     if let Some((label, _, _)) = bonus(rules, state, leader) {
         if label.starts_with("Hood") {
             state.hood_corps = Some(leader);
@@ -226,7 +361,7 @@ fn begin_battle(rules: &Gcacw, state: &mut State, leader: usize, attackers: Vec<
             attackers,
             target,
             defenders,
-            mode: Mode::Assault { leader },
+            mode: Mode::Assault { leader, grand },
             dice: Vec::new(),
             results: None,
             step: Step::Confirm,
@@ -268,10 +403,36 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Option<()> {
             state.note(format!("The assault is aimed at {}.", rules.map().label(target)), Some("GCACW 7.1"));
             state.stage = Stage::AssaultCommand { leader, selected, target };
         }
+        Stage::GrandOffer { leader, attackers, target } => {
+            if option == "no-grand" {
+                begin_battle(rules, state, leader, attackers, target, false);
+            } else {
+                let by = rules.leader_by_id(option.strip_prefix("grand:")?)?;
+                state.stage = Stage::GrandRoll { leader, attackers, target, by };
+            }
+        }
+        Stage::GrandJoin { leader, mut attackers, target, by, number, mut joined } => {
+            if option == "done" {
+                for &u in &joined {
+                    state.units[u].fatigue = (state.units[u].fatigue + 1).min(4);
+                    state.activated_once.insert(u);
+                }
+                let names: Vec<String> = joined.iter().map(|&u| rules.unit_name(state, u)).collect();
+                state.note(
+                    format!("{} join the grand assault, each gaining a fatigue level.", names.join(", ")),
+                    Some("GCACW 7.1"),
+                );
+                attackers.extend(joined);
+                begin_battle(rules, state, leader, attackers, target, true);
+            } else {
+                joined.push(rules.unit_by_id(option.strip_prefix("join:")?)?);
+                state.stage = Stage::GrandJoin { leader, attackers, target, by, number, joined };
+            }
+        }
         Stage::AssaultPick { leader, selected, target, allowed, mut picked } => {
             picked.push(rules.unit_by_id(option.strip_prefix("pick:")?)?);
             if picked.len() >= allowed {
-                begin_battle(rules, state, leader, picked, target);
+                after_command(rules, state, leader, picked, target);
             } else {
                 state.stage = Stage::AssaultPick { leader, selected, target, allowed, picked };
             }

@@ -65,6 +65,8 @@ pub enum Mode {
     Assault {
         /// The active leader (index into `state.leaders`).
         leader: usize,
+        /// Whether a grand assault joined it.
+        grand: bool,
     },
 }
 
@@ -98,8 +100,8 @@ impl Battle {
                 a.flanks_refused = state.flanks_refused.contains(&self.target);
                 a
             }
-            Mode::Assault { leader } => {
-                let mut a = Attack::assault(rules, state, *leader, self.attackers.clone(), self.target, false);
+            Mode::Assault { leader, grand } => {
+                let mut a = Attack::assault(rules, state, *leader, self.attackers.clone(), self.target, *grand);
                 a.flanks_refused = state.flanks_refused.contains(&self.target);
                 a.assault_bonus = crate::assault::bonus(rules, state, *leader);
                 a
@@ -111,7 +113,7 @@ impl Battle {
     fn active_hex(&self, rules: &Gcacw, state: &State) -> Hex {
         match &self.mode {
             Mode::March { march, .. } => state.units[march.unit].hex,
-            Mode::Assault { leader } => rules.leader_hex(state, *leader),
+            Mode::Assault { leader, .. } => rules.leader_hex(state, *leader),
         }
         .unwrap_or(self.target)
     }
@@ -119,7 +121,7 @@ impl Battle {
     fn what(&self, rules: &Gcacw, state: &State) -> String {
         match &self.mode {
             Mode::March { ty, march } => format!("{} ({})", rules.unit_name(state, march.unit), type_word(*ty)),
-            Mode::Assault { leader } => {
+            Mode::Assault { leader, .. } => {
                 let names: Vec<String> = self.attackers.iter().map(|&u| rules.unit_name(state, u)).collect();
                 format!("{}'s assault with {}", rules.leader_counter(state, *leader).name, names.join(", "))
             }
@@ -650,6 +652,12 @@ fn finish(rules: &Gcacw, state: &mut State, b: Battle) {
         rules.map().index(h).is_some_and(|i| zoc[i] == Zoc::Normal)
     });
     m.stopped = in_zoc;
+    // An advance into a cavalry unit's ZOC lets it retreat (GCACW 7.7).
+    if state.units[u].hex == Some(b.target)
+        && crate::cavalry::offer(rules, state, m.clone(), crate::cavalry::Resume::Moving)
+    {
+        return;
+    }
     if m.left == Half::whole(0) && (!in_zoc || attack_options(rules, state, &m).is_empty()) {
         march::conclude(rules, state, u, true);
     } else {

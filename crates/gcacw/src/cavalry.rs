@@ -3,8 +3,8 @@
 //! modified and halved, comes off the marching unit's Movement Allowance; an unmodified 1 costs
 //! one unit a Manpower point; the cavalry retreats four to six hexes (losses only for enemy-occupied
 //! hexes), then gains a fatigue level and is disorganized. Declining forfeits the retreat from that
-//! hex for the rest of the march. (Advances after combat and assaults as triggers come with a
-//! later change.)
+//! hex for the rest of the march. The triggers are the start of a march, a move and an advance
+//! after combat into the cavalry's ZOC. (An assault as a trigger comes with a later change.)
 
 use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, Modifier, RollRequest};

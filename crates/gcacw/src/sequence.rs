@@ -36,12 +36,14 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
         Stage::ActivateTransfer => activation::transfer_decision(rules, state),
         Stage::ActivateNext => activation::next_decision(rules, state),
         Stage::Recovery { .. } => crate::recovery::decision(rules, state),
-        Stage::AssaultSelect { .. } | Stage::AssaultTarget { .. } | Stage::AssaultPick { .. } => {
-            match crate::assault::decision(rules, state) {
-                Some(d) => d,
-                None => return Pending::Over,
-            }
-        }
+        Stage::AssaultSelect { .. }
+        | Stage::AssaultTarget { .. }
+        | Stage::AssaultPick { .. }
+        | Stage::GrandOffer { .. }
+        | Stage::GrandJoin { .. } => match crate::assault::decision(rules, state) {
+            Some(d) => d,
+            None => return Pending::Over,
+        },
         Stage::CavalryRetreat { c } => match crate::cavalry::decision(rules, state, c) {
             Some(d) => d,
             None => return Pending::Over,
@@ -57,6 +59,7 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
         | Stage::ForceMarchRoll { .. }
         | Stage::ActivateAllowance
         | Stage::AssaultCommand { .. }
+        | Stage::GrandRoll { .. }
         | Stage::ArrivalRoll => return Pending::Over,
     };
     Pending::Decide(decision)
@@ -85,6 +88,7 @@ pub fn roll_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
         Stage::Battle { battle } => crate::battle::roll_request(rules, state, battle),
         Stage::CavalryRetreat { c } => crate::cavalry::roll_request(rules, state, c),
         Stage::AssaultCommand { .. } => crate::assault::roll_request(rules, state),
+        Stage::GrandRoll { .. } => crate::assault::grand_roll_request(rules, state),
         Stage::DestroyBridge { unit, stayed, site: Some(site) } => {
             Some(crate::bridges::destroy_request(rules, state, *unit, *site, *stayed))
         }
@@ -127,6 +131,7 @@ pub fn roll(rules: &Gcacw, state: &mut State, dice: &[u8]) -> Result<(), RuleErr
         Stage::Battle { battle } => crate::battle::apply_roll(rules, state, *battle, &req, dice),
         Stage::CavalryRetreat { c } => crate::cavalry::apply_roll(rules, state, *c, &req, dice),
         Stage::AssaultCommand { .. } => crate::assault::apply_roll(rules, state, &req, dice),
+        Stage::GrandRoll { .. } => crate::assault::apply_grand_roll(rules, state, &req, dice),
         Stage::DestroyBridge { unit, site: Some(site), .. } => {
             crate::bridges::apply_destroy(state, unit, site, &req, dice);
             march::end_march(rules, state);
@@ -183,9 +188,11 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
         Stage::Recovery { .. } => crate::recovery::choose(rules, state, option).ok_or_else(bad),
         Stage::Battle { battle } => crate::battle::choose(rules, state, *battle, option).ok_or_else(bad),
         Stage::CavalryRetreat { c } => crate::cavalry::choose(rules, state, *c, option).ok_or_else(bad),
-        Stage::AssaultSelect { .. } | Stage::AssaultTarget { .. } | Stage::AssaultPick { .. } => {
-            crate::assault::choose(rules, state, option).ok_or_else(bad)
-        }
+        Stage::AssaultSelect { .. }
+        | Stage::AssaultTarget { .. }
+        | Stage::AssaultPick { .. }
+        | Stage::GrandOffer { .. }
+        | Stage::GrandJoin { .. } => crate::assault::choose(rules, state, option).ok_or_else(bad),
         Stage::DestroyBridge { unit, stayed, site: None } => {
             if option == "keep" {
                 march::end_march(rules, state);

@@ -269,6 +269,41 @@ pub enum Stage {
         /// Those picked so far.
         picked: Vec<usize>,
     },
+    /// A grand assault may be tried (GCACW 7.1 step 6).
+    GrandOffer {
+        /// The active leader.
+        leader: usize,
+        /// The assault's units.
+        attackers: Vec<usize>,
+        /// The hex assaulted.
+        target: Hex,
+    },
+    /// The grand assault roll.
+    GrandRoll {
+        /// The active leader.
+        leader: usize,
+        /// The assault's units.
+        attackers: Vec<usize>,
+        /// The hex assaulted.
+        target: Hex,
+        /// The army or district leader whose Command is used.
+        by: usize,
+    },
+    /// Choosing the units that join the grand assault.
+    GrandJoin {
+        /// The active leader.
+        leader: usize,
+        /// The assault's units.
+        attackers: Vec<usize>,
+        /// The hex assaulted.
+        target: Hex,
+        /// The army or district leader whose Command is used.
+        by: usize,
+        /// Grand Assault Number: most hexes that may join.
+        number: usize,
+        /// Units chosen so far.
+        joined: Vec<usize>,
+    },
     /// A cavalry retreat interrupting a march (GCACW 7.7).
     CavalryRetreat {
         /// The retreat.

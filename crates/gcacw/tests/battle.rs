@@ -222,3 +222,36 @@ fn refusing_flanks_gcacw_7_8() {
     rules.relocate(&mut state, wagner, h("4709"));
     assert!(state.flanks_refused.is_empty(), "the marker never leaves with a unit");
 }
+
+/// GCACW 7.1 grand assault (digest T4): with the army leader within the active leader's radius, a
+/// grand assault roll of 1 gives Command − 1; it must take place, units next to the target join
+/// and each gains a fatigue level; all attack together.
+#[test]
+fn grand_assault_gcacw_7_1() {
+    let g = example();
+    let (rules, mut state) = (g.rules().clone(), g.state().clone());
+    let cleburne = rules.unit_by_id("cleburne").expect("cleburne");
+    let brown = rules.unit_by_id("brown").expect("brown");
+    state.units[cleburne].hex = Some(h("4711"));
+    state.units[cleburne].manpower = 7;
+    state.units[cleburne].fatigue = 1;
+    let hood = rules.leader_by_id("hood").expect("hood");
+    state.leaders[hood].with = Some(cleburne);
+    let mut g = Game::new(rules, state, g.setup().clone());
+    choose(&mut g, "assault:cheatham");
+    choose(&mut g, "add:brown");
+    choose(&mut g, "done");
+    choose(&mut g, "target:4610");
+    choose(&mut g, "die:2"); // Assault Number 5 − 2 = 3: Brown attacks
+    assert!(options(&g).contains(&"grand:hood".to_string()), "{:?}", options(&g));
+    choose(&mut g, "grand:hood");
+    choose(&mut g, "die:1");
+    let roll = g.log().iter().rev().find_map(|e| e.roll.clone()).expect("logged");
+    let command = i32::from(g.rules().leader_counter(g.state(), hood).command_value.expect("command"));
+    assert!(roll.result.contains(&format!("Grand Assault Number {}", command - 1)), "{}", roll.result);
+    choose(&mut g, "join:cleburne");
+    choose(&mut g, "done");
+    assert_eq!(g.state().units[cleburne].fatigue, 2);
+    let Stage::Battle { battle } = &g.state().stage else { panic!("a combat") };
+    assert_eq!(battle.attackers, vec![brown, cleburne]);
+}
