@@ -18,20 +18,21 @@ mod values;
 
 use std::collections::BTreeMap;
 
-use caisson_hexmap::Hex;
+use caisson_hexmap::{Hex, HexFeature, Hexside};
 use caisson_kernel::{Modifier, RuleError};
 
 use crate::catalog::CounterType;
 use crate::charts::{self, ArtilleryModifier, CombatCells, Half, Parity};
 use crate::rules::Gcacw;
+use crate::scenario::RuleKind;
 use crate::state::State;
 use crate::Side;
 
 pub use flank::{Flank, FlankHex};
 pub use restrictions::{attack_restriction, legal_targets, unit_restriction};
 pub use values::{
-    artillery_value, attack_value, defence, fort_values, offence, redoubt_for_entrenchment, redoubt_for_flanks,
-    Defence, DefendingUnit, Offence, Quarters,
+    artillery_override, artillery_value, attack_value, defence, fort_values, offence, redoubt_for_entrenchment,
+    redoubt_for_flanks, Defence, DefendingUnit, Offence, Quarters,
 };
 
 /// What kind of attack (GCACW 7.1, 7.4).
@@ -46,8 +47,8 @@ pub enum AttackKind {
     GrandAssault,
 }
 
-/// Union forts in play (HSN-A 8.0; HSN-B 7.4: Basic Scenario 5 and the Advanced Game). The state
-/// does not record forts yet, so the caller passes them; empty = no forts in play.
+/// Union forts in play (HSN-A 8.0; HSN-B 7.4: Basic Scenario 5 and the Advanced Game); empty = no
+/// forts in play. [`forts_in_play`] builds it from the map and the state.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Forts {
     /// Printed fort hexes whose fort stands.
@@ -101,7 +102,7 @@ impl Attack {
             kind: AttackKind::March(ty),
             flanks_refused: false,
             assault_bonus: None,
-            forts: Forts::default(),
+            forts: forts_in_play(rules, state),
         }
     }
 
@@ -117,9 +118,120 @@ impl Attack {
             kind: if grand { AttackKind::GrandAssault } else { AttackKind::Assault },
             flanks_refused: false,
             assault_bonus: None,
-            forts: Forts::default(),
+            forts: forts_in_play(rules, state),
         }
     }
+}
+
+/// The key of a destroyed fort in `State::flags` (value 1): `fort-destroyed/XXYY` (HSN-A 8.0).
+#[must_use]
+pub fn fort_flag(hex: Hex) -> String {
+    format!("fort-destroyed/{hex}")
+}
+
+fn forts_rule(rules: &Gcacw) -> bool {
+    rules.scenario().rules().any(|r| matches!(r, RuleKind::Forts))
+}
+
+fn printed_fort(rules: &Gcacw, hex: Hex) -> bool {
+    let map = rules.map();
+    map.has_feature(hex, HexFeature::FortA) || map.has_feature(hex, HexFeature::FortB)
+}
+
+/// The Union forts in play now (HSN-B 7.4, HSN-A 8.0): with the scenario's `forts` rule, every
+/// printed fort hex of the map (class A or B), those with a Fort Destroyed flag ([`fort_flag`])
+/// among the destroyed; without it, none.
+#[must_use]
+pub fn forts_in_play(rules: &Gcacw, state: &State) -> Forts {
+    let mut forts = Forts::default();
+    if !forts_rule(rules) {
+        return forts;
+    }
+    for (hex, features) in rules.map().featured_hexes() {
+        if features.iter().any(|f| matches!(f, HexFeature::FortA | HexFeature::FortB)) {
+            if state.flags.get(&fort_flag(hex)).is_some_and(|&v| v != 0) {
+                forts.destroyed.push(hex);
+            } else {
+                forts.undestroyed.push(hex);
+            }
+        }
+    }
+    forts.undestroyed.sort();
+    forts.destroyed.sort();
+    forts
+}
+
+/// Whether an undestroyed Union fort stands in `hex` now (HSN-A 8.0): cheaper than
+/// [`forts_in_play`] for one hex. Confederate units may not enter or retreat into it.
+#[must_use]
+pub fn undestroyed_fort(rules: &Gcacw, state: &State, hex: Hex) -> bool {
+    printed_fort(rules, hex) && forts_rule(rules) && state.flags.get(&fort_flag(hex)).is_none_or(|&v| v == 0)
+}
+
+/// The fort an attack destroys, if any (HSN-A 8.0 How Union Forts Are Destroyed): a Confederate
+/// attack on an undestroyed fort hex whose Union result has an "r" or "R". The caller records it
+/// with `state.flags.insert(fort_flag(hex), 1)` before the retreat, even when no unit defends.
+#[must_use]
+pub fn fort_destroyed(assessment: &Assessment, attack: &Attack, outcome: &Outcome) -> Option<Hex> {
+    let hex = attack.defender_hex;
+    (assessment.attacker_side == Side::Confederate
+        && attack.forts.undestroyed.contains(&hex)
+        && (outcome.cells.defender.retreat || outcome.cells.defender.rout))
+        .then_some(hex)
+}
+
+/// Whether rivers are unfordable now by a scenario rule (HSN Sc 7 Turn 3; GCACW 12.0): no unit
+/// crosses a river at a ford or a destroyed bridge (a destroyed bridge is a ford, GCACW 10.2), no
+/// attack or retreat crosses one and no ZOC extends across one. Combat and retreats read it here;
+/// movement and zones of control must read it too (as they read rain for fords).
+#[must_use]
+pub fn unfordable(rules: &Gcacw, state: &State) -> bool {
+    rules.scenario().rules().any(|r| matches!(r, RuleKind::Unfordable { turns } if turns.contains(&state.turn)))
+}
+
+/// Whether fords are closed now: rain (GCACW 12.0) or a scenario's unfordable rivers.
+pub(crate) fn fords_closed(rules: &Gcacw, state: &State) -> bool {
+    state.rain || unfordable(rules, state)
+}
+
+/// Whether a river hexside between `a` and `b` may be crossed only at a ford (or destroyed
+/// bridge) that is closed now, so nothing crosses it and no ZOC extends across it (GCACW 12.0).
+pub(crate) fn closed_ford(rules: &Gcacw, state: &State, a: Hex, b: Hex) -> bool {
+    let map = rules.map();
+    if !map.hexside(a, b).intersects(Hexside::RIVER) || !fords_closed(rules, state) {
+        return false;
+    }
+    let c = state.bridges.crossing(map, a, b);
+    c.ford && !c.bridge && c.pontoon.is_none()
+}
+
+/// The unit and the replacement counter (catalog index) when Cleburne dies (HSN-A 6.0): the
+/// scenario has the `death-of-cleburne` rule, its division is among the attackers (in a march
+/// attack, an assault or a grand assault; not when defending) and the two unmodified combat
+/// dice are equal.
+#[must_use]
+pub fn death_of_cleburne(
+    rules: &Gcacw,
+    state: &State,
+    attackers: &[usize],
+    outcome: &Outcome,
+) -> Option<(usize, usize)> {
+    if !outcome.equal_dice {
+        return None;
+    }
+    rules.scenario().rules().find_map(|r| {
+        let RuleKind::DeathOfCleburne { counter, replacement } = r else { return None };
+        let u = attackers.iter().copied().find(|&u| rules.unit_id(state, u) == counter.as_str())?;
+        Some((u, rules.catalog().index(replacement)?))
+    })
+}
+
+/// Whether Cleburne dies in this combat (HSN-A 6.0); see [`death_of_cleburne`]. On `true` the
+/// caller replaces his division's counter by the replacement (Smith-A: Tactical 3 attacking and
+/// defending, everything else the same).
+#[must_use]
+pub fn cleburne_dies(rules: &Gcacw, state: &State, attackers: &[usize], outcome: &Outcome) -> bool {
+    death_of_cleburne(rules, state, attackers, outcome).is_some()
 }
 
 /// One row of the Combat Chart the dice can reach, with its odds (GCACW 7.5).
@@ -450,6 +562,11 @@ pub fn assess(rules: &Gcacw, state: &State, attack: &Attack) -> Assessment {
         ));
     }
     let def = defence(rules, state, dh, side, &attack.forts);
+    for u in attack.attackers.iter().copied().chain(def.units.iter().map(|d| d.unit)) {
+        if let Some((v, source)) = artillery_override(rules, state, u) {
+            notes.push(format!("{} has Artillery {v} in this scenario ({source}).", rules.unit_name(state, u)));
+        }
+    }
     if def.cv_uncapped > def.cv_entrenched {
         notes.push(format!(
             "The defenders total {}; only {} counts (GCACW 7.2 Maximum Values).",

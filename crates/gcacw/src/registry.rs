@@ -157,7 +157,10 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
             list.join(", ")
         ));
     }
-    out.push("Not yet enforced in this version: assaults and grand assaults, cavalry retreats, refusing flanks and victory points (march attacks, their results, retreats, routs and advances are enforced).".to_string());
+    out.push(
+        "Not yet enforced in this version: cavalry retreats triggered by assaults; the scenario rules listed below."
+            .to_string(),
+    );
     for r in &sc.special_rule {
         use crate::scenario::RuleKind::*;
         let enforced = matches!(
@@ -178,6 +181,7 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | Confined { .. }
                 | WagonBridgeCost { .. }
                 | ExclusiveActivator { .. }
+                | ArtilleryOverride { .. }
         );
         if !enforced {
             out.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));

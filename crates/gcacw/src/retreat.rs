@@ -108,7 +108,9 @@ impl Retreat {
     }
 }
 
-/// Whether the stack may enter `to` from `from` at all (7.6 retreat restrictions).
+/// Whether the stack may enter `to` from `from` at all (7.6 retreat restrictions; GCACW 12.0 and
+/// HSN Sc 7 Turn 3: no ford or destroyed bridge while rain or a scenario makes rivers
+/// unfordable; HSN-A 8.0: no Confederate retreat into an undestroyed Union fort).
 fn legal(rules: &Gcacw, state: &State, r: &Retreat, from: Hex, to: Hex) -> bool {
     let map = rules.map();
     let Some(terrain) = map.terrain(to) else { return false };
@@ -116,6 +118,10 @@ fn legal(rules: &Gcacw, state: &State, r: &Retreat, from: Hex, to: Hex) -> bool 
         return false;
     }
     if to.distance(r.enemy) < from.distance(r.enemy) || rules.prohibited(r.side, to) {
+        return false;
+    }
+    // HSN-A 8.0: no Confederate retreat into an undestroyed Union fort.
+    if r.side == Side::Confederate && crate::combat::undestroyed_fort(rules, state, to) {
         return false;
     }
     let side = map.hexside(from, to);
@@ -132,7 +138,8 @@ fn legal(rules: &Gcacw, state: &State, r: &Retreat, from: Hex, to: Hex) -> bool 
     if side.intersects(Hexside::RIVER) {
         let c = state.bridges.crossing(map, from, to);
         let own_pontoon = c.pontoon.is_some_and(|(owner, _)| owner == r.side);
-        if !(c.bridge || own_pontoon || (c.ford && !state.rain))
+        let fordable = !state.rain && !crate::combat::unfordable(rules, state);
+        if !(c.bridge || own_pontoon || (c.ford && fordable))
             || (side.contains(Hexside::MAJOR_RIVER) && r.side == Side::Confederate)
         {
             return false;
@@ -325,4 +332,73 @@ pub fn decision(rules: &Gcacw, state: &State, r: &Retreat) -> Decision {
         ),
         options,
     }
+}
+
+/// The option id of leaving the map in a retreat ([`off_map_choice`], [`leave_map`]).
+pub const OFF_MAP: &str = "retreat:off";
+
+/// Whether the retreating stack may leave the map now (HSN Sc 8 Map Edge, the scenario's
+/// `off-map-retreat` rule for its side): it stands on a map-edge hex (a playable hex with a
+/// neighbour off the map) that it may still leave, and an off-map neighbour is no closer to the
+/// active enemy (GCACW 7.6). Rulings: any map edge counts, as the rule names none (digest A22:
+/// the scenario notes point to the south edge, where the Sc 8 forces stand); a retreat, a rout
+/// and the Defender's Retreat Option (a retreat) may leave, a cavalry retreat (GCACW 7.7) may
+/// not, as the HSN texts keep "retreat" and "cavalry retreat" apart; the stack may leave from
+/// the defender's hex itself, before any on-map hex.
+#[must_use]
+pub fn off_map_allowed(rules: &Gcacw, state: &State, r: &Retreat) -> bool {
+    let ruled = rules
+        .scenario()
+        .rules()
+        .any(|k| matches!(k, crate::scenario::RuleKind::OffMapRetreat { side } if *side == r.side));
+    if !ruled || r.kind == RetreatKind::Cavalry || r.units.is_empty() || r.must_stop(rules, state) {
+        return false;
+    }
+    let map = rules.map();
+    let at = r.at();
+    map.contains(at) && at.neighbors().any(|(_, n)| !map.contains(n) && n.distance(r.enemy) >= at.distance(r.enemy))
+}
+
+/// The retreat decision's option to leave the map, when [`off_map_allowed`].
+#[must_use]
+pub fn off_map_choice(rules: &Gcacw, state: &State, r: &Retreat) -> Option<Choice> {
+    off_map_allowed(rules, state, r).then(|| {
+        Choice::new(
+            OFF_MAP,
+            format!(
+                "Leave the map from {}: removed from the game, no Manpower lost off the map (scenario rule)",
+                rules.map().label(r.at())
+            ),
+        )
+    })
+}
+
+/// The stack leaves the map (HSN Sc 8 Map Edge): every unit and the leaders with it are removed
+/// from the game with no Manpower loss (so no VP), and the retreat is over. Losses already paid
+/// on the map stand. The caller checks [`off_map_allowed`] first.
+pub fn leave_map(rules: &Gcacw, state: &mut State, r: &Retreat) -> Progress {
+    let from = rules.map().label(r.at());
+    for &u in &r.units {
+        if state.units[u].hex.is_none() {
+            continue;
+        }
+        state.units[u].hex = None;
+        state.units[u].eliminated = true;
+        state.units[u].entrenchment = None;
+        state.note(
+            format!("{} retreats off the map from {from} and is removed from the game.", rules.unit_name(state, u)),
+            Some("HSN Sc 8 Map Edge"),
+        );
+        for l in 0..state.leaders.len() {
+            if state.leaders[l].with == Some(u) {
+                state.leaders[l].with = None;
+                let name = rules.leader_counter(state, l).name.clone();
+                state.note(format!("{name} leaves the map with it."), Some("HSN Sc 8 Map Edge"));
+            }
+        }
+    }
+    let occupied: std::collections::BTreeSet<Hex> = state.units.iter().filter_map(|u| u.hex).collect();
+    state.flanks_refused.retain(|h| occupied.contains(h));
+    crate::victory::observe(rules, state);
+    Progress::Over
 }

@@ -356,6 +356,50 @@ pub enum RuleKind {
         /// First turn.
         from_turn: u16,
     },
+    /// An Artillery value in place of the printed one for some units (HSN Sc 3 and 4 Artillery
+    /// Penalty, Sc 7 Confederate Artillery). Read by `combat::artillery_value`.
+    ArtilleryOverride {
+        /// The side whose units it changes.
+        side: Side,
+        /// Unit type.
+        #[serde(rename = "type")]
+        ty: crate::catalog::CounterType,
+        /// Unit size (`division`, `brigade`, `regiment`); none: every size.
+        #[serde(default)]
+        size: Option<String>,
+        /// Counters not affected (they keep their printed values).
+        #[serde(default)]
+        except: Vec<String>,
+        /// Turns (empty: every turn).
+        #[serde(default)]
+        turns: Vec<u16>,
+        /// The Artillery value.
+        value: u8,
+    },
+    /// Rivers are unfordable on some turns (HSN Sc 7 Turn 3; GCACW 12.0 unfordable rivers): no
+    /// crossing at fords or destroyed bridges. Read by `combat::unfordable`.
+    Unfordable {
+        /// Turns.
+        turns: Vec<u16>,
+    },
+    /// The printed Union forts are in play (HSN-B 7.4: Basic Scenario 5; HSN-A 8.0). Destroyed
+    /// forts are kept in `State::flags` as `fort-destroyed/XXYY`. Read by `combat::forts_in_play`.
+    Forts,
+    /// A side's units may retreat or rout off the map edge, with no Manpower loss for the off-map
+    /// part, and are then removed from the game (HSN Sc 8 Map Edge). Read by
+    /// `retreat::off_map_allowed`.
+    OffMapRetreat {
+        /// The side.
+        side: Side,
+    },
+    /// Death of Cleburne (HSN-A 6.0): equal combat dice in an attack by `counter` kill him; his
+    /// division becomes `replacement`. Read by `combat::cleburne_dies`.
+    DeathOfCleburne {
+        /// The division whose commander may die.
+        counter: String,
+        /// The counter that replaces it.
+        replacement: String,
+    },
     /// Any other rule, described in words.
     Rule,
 }

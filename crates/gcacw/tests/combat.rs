@@ -19,7 +19,8 @@ fn h(id: u16) -> Hex {
     Hex::new(i16::try_from(id / 100).expect("column"), i16::try_from(id % 100).expect("row"))
 }
 
-/// A scenario's rules and state with every unit off the map, in dry weather.
+/// A scenario's rules and state with every unit off the map, in dry weather, on Turn 2 (so the
+/// worked examples, set in Sc 4, are free of its Turn 1 Artillery Penalty).
 fn empty(scenario: &str) -> (Gcacw, State) {
     let (rules, mut state) =
         Gcacw::new(hsn().expect("HSN data loads"), scenario, Settings::default()).expect("scenario");
@@ -44,6 +45,7 @@ fn clear(state: &mut State) {
         l.with = None;
     }
     state.rain = false;
+    state.turn = 2;
 }
 
 /// Puts a unit on the map: organized, fatigue 1, undemoralized, unentrenched.

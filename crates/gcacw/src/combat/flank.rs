@@ -99,8 +99,9 @@ fn closed_terrain(rules: &Gcacw, rain: bool, a: Hex, b: Hex) -> bool {
 
 /// Step 1d/3d: a river hexside with no bridge (standing or pontoon, of either side), dam, ferry
 /// or ford (a destroyed bridge is a ford, GCACW 10.2); in rain a ford (HSN minor rivers are
-/// unfordable in a rain turn, HSN Sc 2 Rain, GCACW 12.0) and a creek without a route.
-fn water_between(map: &Map, bridges: &Bridges, rain: bool, a: Hex, b: Hex) -> Option<&'static str> {
+/// unfordable in a rain turn, HSN Sc 2 Rain, GCACW 12.0) and a creek without a route; a ford
+/// while a scenario makes rivers unfordable (HSN Sc 7 Turn 3).
+fn water_between(map: &Map, bridges: &Bridges, rain: bool, unfordable: bool, a: Hex, b: Hex) -> Option<&'static str> {
     let hs = map.hexside(a, b);
     if hs.intersects(Hexside::RIVER) {
         let c = bridges.crossing(map, a, b);
@@ -110,6 +111,9 @@ fn water_between(map: &Map, bridges: &Bridges, rain: bool, a: Hex, b: Hex) -> Op
         }
         if !bridged && rain {
             return Some("across a ford over an unfordable river (rain)");
+        }
+        if !bridged && unfordable {
+            return Some("across a ford over an unfordable river (scenario rule)");
         }
     }
     if rain && hs.contains(Hexside::CREEK) && !hs.intersects(Hexside::ANY_ROUTE) {
@@ -134,8 +138,9 @@ const fn reduce(bonus: i32, one: i32) -> i32 {
 /// control into it, restricted zones included, if together they have at least one quarter of
 /// the defender's Combat value (with entrenchment, capped); units in different hexes next to it
 /// combine. Demoralized units never help; wagon trains never help (HSN-B 2.2). (c) mountain or
-/// swamp without a route; (d) river without a crossing, ford in rain, creek without route in
-/// rain; (e) off the map (HSN-B 10.0: 5805/5806 for the Confederate player); HSN-A 8.0: an
+/// swamp without a route; (d) river without a crossing, ford in rain or while rivers are
+/// unfordable (HSN Sc 7 Turn 3; no ZOC crosses such a ford either, GCACW 12.0), creek without
+/// route in rain; (e) off the map (HSN-B 10.0: 5805/5806 for the Confederate player); HSN-A 8.0: an
 /// undestroyed Union fort hex next to a Confederate defender.
 ///
 /// Step 3 reductions, one per covered hex, at most 3: (a) a defender's undemoralized unit in it
@@ -154,6 +159,7 @@ const fn reduce(bonus: i32, one: i32) -> i32 {
 pub(super) fn flank(rules: &Gcacw, state: &State, input: &FlankInput<'_>) -> Flank {
     let map = rules.map();
     let rain = state.rain;
+    let unfordable = super::unfordable(rules, state);
     let side = input.attacker;
     let dh = input.defender_hex;
     let fort_at = |h: Hex| super::values::fort_values(rules, input.forts, h).is_some();
@@ -173,8 +179,11 @@ pub(super) fn flank(rules: &Gcacw, state: &State, input: &FlankInput<'_>) -> Fla
             if rules.unit_side(state, u) != side || h == dh {
                 continue;
             }
-            let reaches =
-                h == n || (h.distance(n) == 1 && zoc::exerted_with(map, &state.bridges, h, n, rain) != Zoc::None);
+            // No ZOC across a ford of an unfordable river (GCACW 12.0; HSN Sc 7 Turn 3).
+            let reaches = h == n
+                || (h.distance(n) == 1
+                    && zoc::exerted_with(map, &state.bridges, h, n, rain) != Zoc::None
+                    && !(unfordable && super::closed_ford(rules, state, h, n)));
             if !reaches {
                 continue;
             }
@@ -213,7 +222,7 @@ pub(super) fn flank(rules: &Gcacw, state: &State, input: &FlankInput<'_>) -> Fla
             why.push("(c) mountain or swamp without a route".into());
             fh.reduces = Some("(c) mountain or swamp without a route".into());
         }
-        if let Some(w) = water_between(map, &state.bridges, rain, dh, n) {
+        if let Some(w) = water_between(map, &state.bridges, rain, unfordable, dh, n) {
             why.push(format!("(d) {w}"));
             fh.reduces.get_or_insert_with(|| format!("(d) {w}"));
         }

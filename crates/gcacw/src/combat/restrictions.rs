@@ -14,7 +14,8 @@ use super::Forts;
 ///
 /// - not across a major or minor river unless a standing bridge, an own pontoon bridge or a ford
 ///   joins the hexes (a destroyed bridge is a ford; an enemy pontoon may not be attacked across,
-///   GCACW 10.2); in rain not across a ford or destroyed bridge (GCACW 12.0);
+///   GCACW 10.2); in rain, or while a scenario makes rivers unfordable (HSN Sc 7 Turn 3,
+///   [`super::unfordable`]), not across a ford or destroyed bridge (GCACW 12.0);
 /// - not into or out of a mountain or swamp hex (provisional swamp in rain) unless a road, pike,
 ///   railroad or trail joins the hexes;
 /// - across a woods hexside only if the unit started the action in `from` (`started_here`) or a
@@ -60,6 +61,12 @@ pub fn attack_restriction(
         }
         if !c.bridge && !own_pontoon && rain {
             return Some("no attack across a ford or destroyed bridge in a rain turn (GCACW 12.0)".into());
+        }
+        if !c.bridge && !own_pontoon && super::unfordable(rules, state) {
+            return Some(
+                "no attack across a ford or destroyed bridge while rivers are unfordable (scenario rule; GCACW 12.0)"
+                    .into(),
+            );
         }
     }
     let closed = |h: Hex| {
@@ -111,11 +118,21 @@ pub fn unit_restriction(rules: &Gcacw, state: &State, u: usize) -> Option<String
 /// enemy unit (or, for the Confederates, an undestroyed Union fort, HSN-A 8.0) that no
 /// restriction of [`attack_restriction`] or [`unit_restriction`] closes. `started_here`: the
 /// unit began this action in `from` (the woods-hexside rule). Sorted by hex.
+///
+/// An empty `forts` stands for the forts in play now ([`super::forts_in_play`]: none unless the
+/// scenario has the `forts` rule), because the callers pass `Forts::default()`.
 #[must_use]
 pub fn legal_targets(rules: &Gcacw, state: &State, u: usize, from: Hex, started_here: bool, forts: &Forts) -> Vec<Hex> {
     if unit_restriction(rules, state, u).is_some() {
         return Vec::new();
     }
+    let in_play;
+    let forts = if *forts == Forts::default() {
+        in_play = super::forts_in_play(rules, state);
+        &in_play
+    } else {
+        forts
+    };
     let side = rules.unit_side(state, u);
     let mut out: Vec<Hex> = rules
         .map()

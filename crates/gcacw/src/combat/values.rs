@@ -7,7 +7,7 @@ use caisson_hexmap::{Hex, HexFeature};
 use crate::catalog::CounterType;
 use crate::charts::{Half, MaxSituation};
 use crate::rules::Gcacw;
-use crate::scenario::Entrenchment;
+use crate::scenario::{Entrenchment, RuleKind};
 use crate::state::State;
 use crate::Side;
 
@@ -83,15 +83,40 @@ pub fn attack_value(rules: &Gcacw, state: &State, u: usize) -> Half {
     }
 }
 
-/// A unit's Artillery value in combat (GCACW 7.3, 11.0): the printed value, or 0 while it is
-/// demoralized. Fatigue and organization do not change it.
+/// A unit's Artillery value in combat (GCACW 7.3, 11.0): the printed value, or the scenario's
+/// in its place ([`artillery_override`]), or 0 while it is demoralized. Fatigue and organization
+/// do not change it.
 #[must_use]
 pub fn artillery_value(rules: &Gcacw, state: &State, u: usize) -> u16 {
     if state.units[u].demoralized > 0 {
         0
+    } else if let Some((v, _)) = artillery_override(rules, state, u) {
+        u16::from(v)
     } else {
         u16::from(rules.unit_counter(state, u).artillery.unwrap_or(0))
     }
+}
+
+/// The Artillery value a scenario rule gives unit `u` now in place of its printed one, with the
+/// rule's source (HSN Sc 3 and Sc 4 (b) Artillery Penalty, Sc 7 Confederate Artillery): the first
+/// `artillery-override` rule whose side, type, size, exceptions and turns take the unit in.
+/// Ruling: the value replaces the printed one whether higher or lower (Sc 7 gives 1 to divisions
+/// printing 2; Stevenson-B prints 1 already, so nothing changes for it).
+#[must_use]
+pub fn artillery_override<'r>(rules: &'r Gcacw, state: &State, u: usize) -> Option<(u8, &'r str)> {
+    let c = rules.unit_counter(state, u);
+    rules.scenario().special_rule.iter().find_map(|r| match &r.kind {
+        RuleKind::ArtilleryOverride { side, ty, size, except, turns, value }
+            if *side == c.side
+                && *ty == c.ty
+                && size.as_ref().is_none_or(|s| *s == c.size)
+                && !except.contains(&c.id)
+                && (turns.is_empty() || turns.contains(&state.turn)) =>
+        {
+            Some((*value, r.source.as_str()))
+        }
+        _ => None,
+    })
 }
 
 /// Intrinsic Combat and Artillery values of the undestroyed Union fort in a hex, if any

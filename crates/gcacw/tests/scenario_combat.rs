@@ -1,0 +1,349 @@
+//! Scenario special rules read by combat and retreats: Artillery overrides (HSN Sc 3 and 4 (b)
+//! Artillery Penalty, Sc 7 Confederate Artillery), unfordable rivers (Sc 7 Turn 3), Union forts
+//! (HSN-B 7.4, HSN-A 8.0; Sc 5), the Sc 8 Map Edge retreat and the Death of Cleburne (HSN-A 6.0;
+//! Sc 4).
+
+use caisson_gcacw::charts::AttackType;
+use caisson_gcacw::combat::{
+    artillery_override, artillery_value, assess, attack_restriction, cleburne_dies, death_of_cleburne, fort_destroyed,
+    fort_flag, forts_in_play, legal_targets, outcome, undestroyed_fort, unfordable, Attack, Forts,
+};
+use caisson_gcacw::registry::{hsn, notices};
+use caisson_gcacw::retreat::{self, steps, Retreat, RetreatKind};
+use caisson_gcacw::state::State;
+use caisson_gcacw::{Gcacw, Settings, Side};
+use caisson_hexmap::{Hex, Hexside};
+
+fn h(id: u16) -> Hex {
+    Hex::new(i16::try_from(id / 100).expect("column"), i16::try_from(id % 100).expect("row"))
+}
+
+/// A scenario with every unit and leader off the map, dry, on `turn`.
+fn empty(scenario: &str, turn: u16) -> (Gcacw, State) {
+    let (rules, mut state) =
+        Gcacw::new(hsn().expect("HSN data loads"), scenario, Settings::default()).expect("scenario");
+    for u in &mut state.units {
+        u.hex = None;
+    }
+    for l in &mut state.leaders {
+        l.with = None;
+    }
+    state.rain = false;
+    state.turn = turn;
+    (rules, state)
+}
+
+/// Puts a unit on the map: organized, fatigue 1, undemoralized, unentrenched.
+fn place(rules: &Gcacw, state: &mut State, id: &str, hex: Hex, manpower: u8) -> usize {
+    let u = rules.unit_by_id(id).unwrap_or_else(|| panic!("unit {id} in this scenario"));
+    let unit = &mut state.units[u];
+    unit.hex = Some(hex);
+    unit.manpower = manpower;
+    unit.organized = true;
+    unit.fatigue = 1;
+    unit.demoralized = 0;
+    unit.entrenchment = None;
+    unit.eliminated = false;
+    u
+}
+
+fn units_of(rules: &Gcacw, state: &State, side: Side) -> Vec<usize> {
+    (0..state.units.len()).filter(|&u| rules.unit_side(state, u) == side).collect()
+}
+
+/// A retreat of `u` from `from` away from `enemy`, with the other neighbours of `from` (but `to`)
+/// held by the enemy, so `to` is offered exactly when it is a legal retreat hex.
+fn hemmed_retreat(rules: &Gcacw, state: &mut State, u: usize, from: Hex, to: Hex, enemy: Hex) -> Retreat {
+    let side = rules.unit_side(state, u);
+    let mut foes = units_of(rules, state, side.enemy()).into_iter();
+    for (_, n) in rules.map().neighbors(from) {
+        if n != to {
+            let f = foes.next().expect("enough enemy units");
+            state.units[f].hex = Some(n);
+            state.units[f].manpower = 2;
+        }
+    }
+    state.units[u].hex = Some(from);
+    Retreat {
+        side,
+        units: vec![u],
+        start: from,
+        enemy,
+        kind: RetreatKind::Retreat,
+        path: Vec::new(),
+        override_used: false,
+    }
+}
+
+/// HSN Sc 3 (b): Confederate infantry divisions but Clayton and Stevenson have Artillery 0; the
+/// Union and the two exceptions keep their printed values; demoralized units still have 0.
+#[test]
+fn sc3_artillery_penalty() {
+    let (r, mut s) = empty("hsn-3", 1);
+    let brown = place(&r, &mut s, "brown", h(2015), 8);
+    let cleburne = place(&r, &mut s, "cleburne", h(2016), 7);
+    let clayton = place(&r, &mut s, "clayton", h(2017), 5);
+    let stevenson = place(&r, &mut s, "stevenson-a", h(2018), 7);
+    let wagner = place(&r, &mut s, "wagner", h(2115), 6);
+    assert_eq!(artillery_value(&r, &s, brown), 0);
+    assert_eq!(artillery_value(&r, &s, cleburne), 0);
+    assert_eq!(
+        artillery_override(&r, &s, brown).map(|(v, src)| (v, src.to_string())),
+        Some((0, "HSN Sc 3 special rules".into()))
+    );
+    assert_eq!(artillery_value(&r, &s, clayton), 2, "Clayton keeps its printed value");
+    assert_eq!(artillery_value(&r, &s, stevenson), 2, "Stevenson keeps its printed value");
+    assert!(artillery_override(&r, &s, stevenson).is_none());
+    assert_eq!(artillery_value(&r, &s, wagner), 2, "Union units are not affected");
+    // The assessment reads it, and says why.
+    let a = assess(&r, &s, &Attack::march(&r, &s, brown, h(2115), AttackType::Normal));
+    assert_eq!(a.attacker_artillery, 0);
+    assert!(a.notes.iter().any(|n| n.contains("Brown has Artillery 0")), "{:?}", a.notes);
+    s.units[clayton].demoralized = 1;
+    assert_eq!(artillery_value(&r, &s, clayton), 0, "demoralized: 0 (GCACW 11.0)");
+}
+
+/// HSN Sc 4 (b): the same penalty on Turn 1 only.
+#[test]
+fn sc4_artillery_penalty_turn_1_only() {
+    let (r, mut s) = empty("hsn-4", 1);
+    let brown = place(&r, &mut s, "brown", h(2015), 8);
+    let clayton = place(&r, &mut s, "clayton", h(2017), 5);
+    assert_eq!(artillery_value(&r, &s, brown), 0);
+    assert_eq!(artillery_value(&r, &s, clayton), 2);
+    s.turn = 2;
+    assert_eq!(artillery_value(&r, &s, brown), 2, "printed value from Turn 2");
+    assert!(artillery_override(&r, &s, brown).is_none());
+}
+
+/// HSN Sc 7 Confederate Artillery: every Confederate infantry division has Artillery 1
+/// (Stevenson-B prints 1 already); cavalry and the Union are not affected.
+#[test]
+fn sc7_confederate_artillery_1() {
+    let (r, mut s) = empty("hsn-7", 2);
+    let loring = place(&r, &mut s, "loring", h(4010), 5);
+    let clayton = place(&r, &mut s, "clayton", h(4410), 5);
+    let stevenson = place(&r, &mut s, "stevenson-b", h(4311), 6);
+    let bell = place(&r, &mut s, "bell", h(4111), 2);
+    let kimball = place(&r, &mut s, "kimball", h(5110), 7);
+    assert_eq!(artillery_value(&r, &s, loring), 1);
+    assert_eq!(artillery_value(&r, &s, clayton), 1, "no exception in Sc 7");
+    assert_eq!(artillery_value(&r, &s, stevenson), 1);
+    assert_eq!(u16::from(r.unit_counter(&s, bell).artillery.unwrap_or(0)), artillery_value(&r, &s, bell));
+    assert_eq!(u16::from(r.unit_counter(&s, kimball).artillery.unwrap_or(0)), artillery_value(&r, &s, kimball));
+}
+
+/// Every river hexside of the map crossed only by a ford, as (a, b).
+fn fords(r: &Gcacw) -> Vec<(Hex, Hex)> {
+    let map = r.map();
+    let mut out = Vec::new();
+    for a in map.hexes() {
+        for (_, b) in map.neighbors(a) {
+            let hs = map.hexside(a, b);
+            if a < b
+                && hs.intersects(Hexside::RIVER)
+                && hs.contains(Hexside::FORD)
+                && !hs.intersects(Hexside::BRIDGE | Hexside::DAM | Hexside::FERRY | Hexside::ALL_WATER)
+            {
+                out.push((a, b));
+            }
+        }
+    }
+    out
+}
+
+/// HSN Sc 7 Turn 3 (GCACW 12.0): no attack across a ford on Turn 3; a ford is water for the flank
+/// rules; no retreat across it.
+#[test]
+fn sc7_turn_3_rivers_unfordable() {
+    let (r, mut s) = empty("hsn-7", 2);
+    assert!(!unfordable(&r, &s));
+    s.turn = 3;
+    assert!(unfordable(&r, &s));
+    let (r4, s4) = empty("hsn-4", 3);
+    assert!(!unfordable(&r4, &s4), "no such rule in Sc 4");
+
+    // Attacks: a ford open on Turn 2 is closed on Turn 3.
+    let open: Vec<(Hex, Hex)> = {
+        s.turn = 2;
+        fords(&r)
+            .into_iter()
+            .filter(|&(a, b)| attack_restriction(&r, &s, Side::Confederate, a, b, true).is_none())
+            .collect()
+    };
+    assert!(!open.is_empty(), "the HSN map has fords");
+    s.turn = 3;
+    for &(a, b) in &open {
+        let why = attack_restriction(&r, &s, Side::Confederate, a, b, true).expect("closed on Turn 3");
+        assert!(why.contains("unfordable"), "{why}");
+    }
+
+    // Retreats: the ford is a legal way out on Turn 2 and not on Turn 3.
+    let mut checked = 0;
+    for &(a, b) in &open {
+        let Some(enemy) = r.map().neighbors(a).map(|(_, n)| n).find(|n| n.distance(b) == 2) else { continue };
+        let (r, mut s) = empty("hsn-7", 2);
+        let loring = place(&r, &mut s, "loring", a, 5);
+        let ret = hemmed_retreat(&r, &mut s, loring, a, b, enemy);
+        if !steps(&r, &s, &ret).iter().any(|st| st.hex == b) {
+            continue; // some other restriction (terrain) closes it anyway
+        }
+        s.turn = 3;
+        assert!(!steps(&r, &s, &ret).iter().any(|st| st.hex == b), "no retreat across the ford {a}-{b} on Turn 3");
+        checked += 1;
+    }
+    assert!(checked > 0, "some ford was checked for retreats");
+
+    // Flank: the hex across the ford is covered (d) on Turn 3.
+    let (d, n) = open[0];
+    let (r, mut s) = empty("hsn-7", 2);
+    place(&r, &mut s, "kimball", d, 7);
+    let attacker_hex = r.map().neighbors(d).map(|(_, x)| x).find(|&x| x != n).expect("a neighbour");
+    let loring = place(&r, &mut s, "loring", attacker_hex, 5);
+    let covered = |s: &State| {
+        let a = assess(&r, s, &Attack::march(&r, s, loring, d, AttackType::Normal));
+        a.flank.hexes.iter().find(|fh| fh.hex == n).and_then(|fh| fh.covered.clone()).unwrap_or_default()
+    };
+    assert!(!covered(&s).contains("unfordable"));
+    s.turn = 3;
+    assert!(covered(&s).contains("ford over an unfordable river (scenario rule)"), "{}", covered(&s));
+}
+
+/// HSN-B 7.4, HSN-A 8.0: the Sc 5 forts are in play with no caller passing them; a destroyed fort
+/// (flag `fort-destroyed/XXYY`) is a redoubt from then on; no Confederate retreat into an
+/// undestroyed fort; an r or R against a fort destroys it.
+#[test]
+fn sc5_forts_in_play() {
+    let (r, mut s) = empty("hsn-5", 2);
+    let forts = forts_in_play(&r, &s);
+    for x in [5131, 5231, 5607, 5507, 5708, 5807] {
+        assert!(forts.undestroyed.contains(&h(x)), "fort {x}");
+    }
+    assert!(forts.destroyed.is_empty());
+    let (r4, s4) = empty("hsn-4", 2);
+    assert_eq!(forts_in_play(&r4, &s4), Forts::default(), "no forts in Sc 4");
+    assert!(!undestroyed_fort(&r4, &s4, h(5231)));
+
+    let bate = place(&r, &mut s, "bate-b", h(5232), 4);
+    assert_eq!(
+        legal_targets(&r, &s, bate, h(5232), true, &Forts::default()),
+        vec![h(5231)],
+        "the empty fort is a target"
+    );
+    let attack = Attack::march(&r, &s, bate, h(5231), AttackType::Normal);
+    assert_eq!(attack.forts, forts, "Attack::march fills the forts in play");
+    let a = assess(&r, &s, &attack);
+    assert_eq!(a.defender_cv_entrenched.to_string(), "2", "class A fort: Combat 2");
+    for ad in 1..=6 {
+        for dd in 1..=6 {
+            let o = outcome(&a, ad, dd, Some(2)).expect("outcome");
+            let beaten = o.cells.defender.retreat || o.cells.defender.rout;
+            assert_eq!(fort_destroyed(&a, &attack, &o), beaten.then_some(h(5231)), "dice {ad} {dd}");
+        }
+    }
+
+    // No Confederate retreat into the undestroyed fort.
+    let ret = hemmed_retreat(&r, &mut s, bate, h(5232), h(5231), h(5233));
+    assert!(!steps(&r, &s, &ret).iter().any(|st| st.hex == h(5231)), "HSN-A 8.0");
+
+    // Destroyed: no longer a target, a redoubt, and open to a retreat.
+    s.flags.insert(fort_flag(h(5231)), 1);
+    assert_eq!(fort_flag(h(5231)), "fort-destroyed/5231");
+    let forts = forts_in_play(&r, &s);
+    assert!(forts.destroyed.contains(&h(5231)) && !forts.undestroyed.contains(&h(5231)));
+    assert!(!undestroyed_fort(&r, &s, h(5231)));
+    assert!(steps(&r, &s, &ret).iter().any(|st| st.hex == h(5231)), "a destroyed fort may be entered");
+    let mut s2 = s.clone();
+    for u in units_of(&r, &s2, Side::Union) {
+        s2.units[u].hex = None;
+    }
+    assert!(legal_targets(&r, &s2, bate, h(5232), true, &Forts::default()).is_empty());
+}
+
+/// HSN Sc 8 Map Edge: a Confederate stack retreating from a map-edge hex may leave the map, with
+/// no Manpower loss, and is removed with the leaders carried.
+#[test]
+fn sc8_map_edge_retreat() {
+    let (r, mut s) = empty("hsn-8", 1);
+    let edge = r
+        .map()
+        .hexes()
+        .find(|&x| x.col == 1 && x.row > 5 && x.neighbors().any(|(_, n)| !r.map().contains(n)))
+        .expect("a south-edge hex");
+    let inland = Hex::new(edge.col + 1, edge.row);
+    assert!(r.map().contains(inland));
+    let walthall = place(&r, &mut s, "walthall", edge, 4);
+    let bell = place(&r, &mut s, "bell", edge, 2);
+    let forrest = r.leader_by_id("forrest").expect("forrest");
+    s.leaders[forrest].with = Some(bell);
+    place(&r, &mut s, "kimball", inland, 7);
+    let mut ret = Retreat {
+        side: Side::Confederate,
+        units: vec![walthall, bell],
+        start: edge,
+        enemy: inland,
+        kind: RetreatKind::Rout,
+        path: Vec::new(),
+        override_used: false,
+    };
+    assert!(retreat::off_map_allowed(&r, &s, &ret));
+    let choice = retreat::off_map_choice(&r, &s, &ret).expect("offered");
+    assert_eq!(choice.id, retreat::OFF_MAP);
+    ret.kind = RetreatKind::Cavalry;
+    assert!(!retreat::off_map_allowed(&r, &s, &ret), "ruling: not a cavalry retreat");
+    ret.kind = RetreatKind::Retreat;
+    let (r7, s7) = empty("hsn-7", 1);
+    assert!(!retreat::off_map_allowed(&r7, &s7, &ret), "no such rule in Sc 7");
+    let mut union_ret = ret.clone();
+    union_ret.side = Side::Union;
+    assert!(!retreat::off_map_allowed(&r, &s, &union_ret), "Confederates only");
+    let mut inner = ret.clone();
+    inner.start = Hex::new(10, 20);
+    inner.enemy = Hex::new(11, 20);
+    assert!(!retreat::off_map_allowed(&r, &s, &inner), "not from an inland hex");
+
+    let losses = s.losses.len();
+    let manpower = s.units[walthall].manpower;
+    assert_eq!(retreat::leave_map(&r, &mut s, &ret), retreat::Progress::Over);
+    assert_eq!(s.losses.len(), losses, "no Manpower lost off the map");
+    assert_eq!(s.units[walthall].manpower, manpower);
+    assert!(s.units[walthall].hex.is_none() && s.units[walthall].eliminated);
+    assert!(s.units[bell].hex.is_none());
+    assert_eq!(s.leaders[forrest].with, None, "Forrest leaves with Bell");
+}
+
+/// HSN-A 6.0 (Sc 4): equal unmodified dice in an attack by Cleburne's division kill him; his
+/// division becomes Smith-A. Not in a scenario without the rule, not for other divisions.
+#[test]
+fn sc4_death_of_cleburne() {
+    let (r, mut s) = empty("hsn-4", 2);
+    let cleburne = place(&r, &mut s, "cleburne", h(4611), 7);
+    let brown = place(&r, &mut s, "brown", h(4612), 8);
+    place(&r, &mut s, "wagner", h(4610), 6);
+    let a = assess(&r, &s, &Attack::march(&r, &s, cleburne, h(4610), AttackType::Normal));
+    let equal = outcome(&a, 3, 3, Some(2)).expect("outcome");
+    let unequal = outcome(&a, 3, 4, Some(2)).expect("outcome");
+    assert!(equal.equal_dice && !unequal.equal_dice);
+    assert!(cleburne_dies(&r, &s, &[cleburne], &equal));
+    assert!(cleburne_dies(&r, &s, &[brown, cleburne], &equal), "in an assault too");
+    assert!(!cleburne_dies(&r, &s, &[cleburne], &unequal));
+    assert!(!cleburne_dies(&r, &s, &[brown], &equal), "only Cleburne's division");
+    let smith = r.catalog().index("smith-a").expect("smith-a counter");
+    assert_eq!(death_of_cleburne(&r, &s, &[cleburne], &equal), Some((cleburne, smith)));
+    assert_eq!(r.catalog().get(smith).tactical, Some(3));
+
+    let (r3, mut s3) = empty("hsn-3", 2);
+    let c3 = place(&r3, &mut s3, "cleburne", h(4611), 7);
+    assert!(!cleburne_dies(&r3, &s3, &[c3], &equal), "no Death of Cleburne rule in Sc 3");
+}
+
+/// The notices list the fully enforced kinds as enforced and the others as not yet.
+#[test]
+fn notices_of_the_new_kinds() {
+    let n3 = notices("hsn-3").expect("notices");
+    assert!(!n3.iter().any(|l| l.contains("Artillery Penalty")), "{n3:?}");
+    let n4 = notices("hsn-4").expect("notices");
+    assert!(n4.iter().any(|l| l.contains("not yet enforced: Cleburne")), "{n4:?}");
+    let n8 = notices("hsn-8").expect("notices");
+    assert!(n8.iter().any(|l| l.contains("Map Edge")), "{n8:?}");
+}
