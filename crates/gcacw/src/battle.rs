@@ -296,7 +296,8 @@ pub fn decision(rules: &Gcacw, state: &State, b: &Battle) -> Option<Decision> {
             (side, "loss", format!("Take {left} Manpower from your units, one at a time (GCACW 7.5)"), options)
         }
         Step::DefenderRetreat { retreat } => {
-            let d = retreat::decision(rules, state, retreat);
+            let mut d = retreat::decision(rules, state, retreat);
+            d.options.extend(retreat::off_map_choice(rules, state, retreat));
             return Some(d);
         }
         Step::Voluntary { chosen } => {
@@ -394,6 +395,17 @@ pub fn apply_roll(rules: &Gcacw, state: &mut State, mut b: Battle, req: &RollReq
         ),
     );
     b.results = Some((o.cells.defender.to_string(), o.cells.attacker.to_string()));
+    if let Some(fort) = combat::fort_destroyed(&a, &b.attack(rules, state), &o) {
+        state.flags.insert(combat::fort_flag(fort), 1);
+        state.note(format!("The Union fort in {} is destroyed.", rules.map().label(fort)), Some("HSN-A 8.0"));
+    }
+    if let Some((u, counter)) = combat::death_of_cleburne(rules, state, &b.attackers, &o) {
+        state.units[u].counter = counter as u16;
+        state.note(
+            format!("Equal dice: Cleburne falls; his division fights on as {}.", rules.unit_name(state, u)),
+            Some("HSN-A 6.0"),
+        );
+    }
     defender_result(rules, state, b);
 }
 
@@ -490,7 +502,7 @@ fn start_retreat(rules: &Gcacw, state: &mut State, mut b: Battle, kind: RetreatK
         path: Vec::new(),
         override_used: false,
     };
-    if retreat::steps(rules, state, &r).is_empty() {
+    if retreat::steps(rules, state, &r).is_empty() && !retreat::off_map_allowed(rules, state, &r) {
         retreat::surrender(rules, state, &r);
         attacker_result(rules, state, b);
         return;
@@ -541,6 +553,11 @@ pub fn choose(rules: &Gcacw, state: &mut State, mut b: Battle, option: &str) -> 
                         fatigue(state, u, 1);
                     }
                 }
+                attacker_result(rules, state, b);
+                return Some(());
+            }
+            if option == retreat::OFF_MAP && retreat::off_map_allowed(rules, state, &retreat) {
+                retreat::leave_map(rules, state, &retreat);
                 attacker_result(rules, state, b);
                 return Some(());
             }

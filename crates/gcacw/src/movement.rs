@@ -37,6 +37,8 @@ pub struct MoveContext {
     pub confined: Option<Vec<String>>,
     /// Extra cost for a wagon to cross a bridge (a scenario rule).
     pub wagon_bridge: u16,
+    /// Standing Union forts, which Confederate units may not enter (HSN-A 8.0).
+    pub forts: Vec<Hex>,
 }
 
 impl MoveContext {
@@ -57,6 +59,7 @@ impl MoveContext {
             wagon: vec![false; n],
             bridges: state.bridges.clone(),
             confined: None,
+            forts: crate::combat::forts_in_play(rules, state).undestroyed,
             wagon_bridge: 0,
         };
         let id = rules.unit_id(state, u);
@@ -138,6 +141,9 @@ pub fn step(
     let leaving = map.terrain(from)?;
     let ti = map.index(to)?;
     if into == Terrain::Water || ctx.occupant[ti] == Some(ctx.side.enemy()) || rules.prohibited(ctx.side, to) {
+        return None;
+    }
+    if ctx.side == Side::Confederate && ctx.forts.contains(&to) {
         return None;
     }
     if let Some(counties) = &ctx.confined {

@@ -182,6 +182,8 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | WagonBridgeCost { .. }
                 | ExclusiveActivator { .. }
                 | ArtilleryOverride { .. }
+                | OffMapRetreat { .. }
+                | DeathOfCleburne { .. }
         );
         if !enforced {
             out.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));

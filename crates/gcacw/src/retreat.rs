@@ -273,7 +273,7 @@ pub fn take_step(rules: &Gcacw, state: &mut State, r: &mut Retreat, to: Hex) -> 
         state.note(format!("The retreat ends in {}.", rules.map().label(to)), Some("GCACW 7.6"));
         return Some(Progress::Over);
     }
-    if steps(rules, state, r).is_empty() && !r.may_stop(rules, state) {
+    if steps(rules, state, r).is_empty() && !r.may_stop(rules, state) && !off_map_allowed(rules, state, r) {
         surrender(rules, state, r);
         return Some(Progress::Over);
     }

@@ -143,6 +143,17 @@ impl Gcacw {
             }
         }
         rules.leader_of = leader_of;
+        // HSN-A 6.0: after the Death of Cleburne his unit carries the replacement counter; both ids
+        // name it.
+        for r in sc.rules() {
+            if let RuleKind::DeathOfCleburne { counter, replacement } = r {
+                if let (Some(c), Some(rep)) = (cat.index(counter), cat.index(replacement)) {
+                    if rules.unit_of[rep].is_none() {
+                        rules.unit_of[rep] = rules.unit_of[c];
+                    }
+                }
+            }
+        }
         let mut state = State {
             turn: 1,
             units,
