@@ -89,6 +89,20 @@ pub fn apply_allowance(rules: &Gcacw, state: &mut State, u: usize, req: &RollReq
     begin_unit_march(rules, state, u, ma);
 }
 
+/// A march about to begin with `ma` Movement Points, noting whether it starts in an enemy ZOC.
+fn new_march(rules: &Gcacw, state: &State, u: usize, ma: u8) -> March {
+    March {
+        unit: u,
+        ma,
+        left: Half::whole(u16::from(ma)),
+        moved: false,
+        started_in_zoc: in_enemy_zoc_now(rules, state, u),
+        wagon_paid: false,
+        stopped: false,
+        declined: Vec::new(),
+    }
+}
+
 /// Steps 2–3 of a unit's march: the fatigue gain, an extended march roll if due, then force march.
 pub fn begin_unit_march(rules: &Gcacw, state: &mut State, u: usize, ma: u8) {
     if state.units[u].fatigue == 4 {
@@ -99,18 +113,7 @@ pub fn begin_unit_march(rules: &Gcacw, state: &mut State, u: usize, ma: u8) {
             format!("{} marches at fatigue 4 (optional rule): disorganized.", rules.unit_name(state, u)),
             Some("GCACW 5.1"),
         );
-        let ctx = MoveContext::new(rules, state, u);
-        let started_in_zoc = state.units[u].hex.is_some_and(|h| movement::in_enemy_zoc(rules, &ctx, h));
-        let march = March {
-            unit: u,
-            ma,
-            left: Half::whole(u16::from(ma)),
-            moved: false,
-            started_in_zoc,
-            wagon_paid: false,
-            stopped: false,
-            declined: Vec::new(),
-        };
+        let march = new_march(rules, state, u, ma);
         start_moving(rules, state, march);
         return;
     }
@@ -118,18 +121,7 @@ pub fn begin_unit_march(rules: &Gcacw, state: &mut State, u: usize, ma: u8) {
     unit.fatigue = (unit.fatigue + 1).min(4);
     let (fl, exhausted) = (unit.fatigue, unit.exhausted);
     let name = rules.unit_name(state, u);
-    let ctx = MoveContext::new(rules, state, u);
-    let started_in_zoc = state.units[u].hex.is_some_and(|h| movement::in_enemy_zoc(rules, &ctx, h));
-    let march = March {
-        unit: u,
-        ma,
-        left: Half::whole(u16::from(ma)),
-        moved: false,
-        started_in_zoc,
-        wagon_paid: false,
-        stopped: false,
-        declined: Vec::new(),
-    };
+    let march = new_march(rules, state, u, ma);
     let extended = if exhausted { fl >= 2 } else { fl >= 3 };
     if extended {
         state.note(
