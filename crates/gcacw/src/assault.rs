@@ -364,6 +364,7 @@ fn begin_battle(rules: &Gcacw, state: &mut State, leader: usize, attackers: Vec<
             mode: Mode::Assault { leader, grand },
             dice: Vec::new(),
             results: None,
+            extra_loss: 0,
             step: Step::Confirm,
         }),
     };

@@ -87,6 +87,9 @@ pub struct Battle {
     pub dice: Vec<u8>,
     /// The defender's and attacker's results, as the chart prints them, once rolled.
     pub results: Option<(String, String)>,
+    /// Extra Manpower the attacker loses in a grand assault of 80 or more (GCACW 7.2), added to a
+    /// loss number.
+    pub extra_loss: u8,
     /// Where the combat stands.
     pub step: Step,
 }
@@ -209,6 +212,7 @@ pub fn declare(rules: &Gcacw, state: &mut State, mut m: March, option: &str) -> 
             mode: Mode::March { ty, march: m },
             dice: Vec::new(),
             results: None,
+            extra_loss: 0,
             step: Step::Confirm,
         }),
     };
@@ -395,6 +399,7 @@ pub fn apply_roll(rules: &Gcacw, state: &mut State, mut b: Battle, req: &RollReq
         ),
     );
     b.results = Some((o.cells.defender.to_string(), o.cells.attacker.to_string()));
+    b.extra_loss = o.extra_attacker_loss;
     if let Some(fort) = combat::fort_destroyed(&a, &b.attack(rules, state), &o) {
         state.flags.insert(combat::fort_flag(fort), 1);
         state.note(format!("The Union fort in {} is destroyed.", rules.map().label(fort)), Some("HSN-A 8.0"));
@@ -617,11 +622,18 @@ pub fn choose(rules: &Gcacw, state: &mut State, mut b: Battle, option: &str) -> 
 fn attacker_result(rules: &Gcacw, state: &mut State, mut b: Battle) {
     let r = b.result(false);
     b.attackers = alive(state, &b.attackers);
-    if r.loss > 0 && !b.attackers.is_empty() {
+    let loss = if r.loss > 0 { r.loss + b.extra_loss } else { 0 };
+    if b.extra_loss > 0 && r.loss > 0 {
+        state.note(
+            format!("A grand assault of 80 or more: the attacker loses {} more.", b.extra_loss),
+            Some("GCACW 7.2"),
+        );
+    }
+    if loss > 0 && !b.attackers.is_empty() {
         if b.attackers.len() == 1 {
-            rules.lose_manpower(state, b.attackers[0], r.loss, LossCause::Combat, "combat", "GCACW 7.5");
+            rules.lose_manpower(state, b.attackers[0], loss, LossCause::Combat, "combat", "GCACW 7.5");
         } else {
-            b.step = Step::AttackerLoss { left: r.loss };
+            b.step = Step::AttackerLoss { left: loss };
             state.stage = Stage::Battle { battle: Box::new(b) };
             return;
         }
