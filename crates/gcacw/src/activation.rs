@@ -129,7 +129,8 @@ pub fn choose_select(
             format!("{} activates {}.", rules.leader_counter(state, l).name, names.join(", ")),
             Some("GCACW 5.2"),
         );
-        state.activation = Some(Activation { leader: l, ma: None, remaining: selected, transfer_done: false });
+        state.activation =
+            Some(Activation { leader: l, ma: None, remaining: selected, transfer_done: false, first_cavalry: None });
         state.stage = Stage::ActivateAllowance;
         return Some(());
     }
@@ -327,12 +328,16 @@ pub fn choose_next(rules: &Gcacw, state: &mut State, option: &str) -> Option<()>
 }
 
 fn start_unit(rules: &Gcacw, state: &mut State, u: usize) -> Option<()> {
+    let cavalry = rules.unit_type(state, u) == CounterType::Cavalry;
     let act = state.activation.as_mut()?;
     let pos = act.remaining.iter().position(|&(x, _)| x == u)?;
     let (_, intent) = act.remaining.remove(pos);
-    state.activated_once.insert(u);
+    if intent == Intent::March && cavalry && act.first_cavalry.is_none() {
+        act.first_cavalry = Some(u);
+    }
     let leader = act.leader;
     let mut ma = act.ma.unwrap_or(0);
+    state.activated_once.insert(u);
     if rules.unit_type(state, u) == CounterType::Wagon
         && rules.catalog().is_cavalry_leader(state.leaders[leader].counter as usize)
     {

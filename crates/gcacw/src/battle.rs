@@ -163,6 +163,15 @@ fn cost(rules: &Gcacw, state: &State, u: usize, ty: AttackType) -> (Half, Half) 
 pub fn attack_options(rules: &Gcacw, state: &State, m: &March) -> Vec<Choice> {
     let u = m.unit;
     let Some(from) = state.units[u].hex else { return Vec::new() };
+    // GCACW 5.2: in a cavalry division leader's activation only the first cavalry unit to march
+    // may attack.
+    if let Some(act) = &state.activation {
+        let lc = state.leaders[act.leader].counter as usize;
+        let division = rules.catalog().get(lc).ty == CounterType::Division && rules.catalog().is_cavalry_leader(lc);
+        if division && act.first_cavalry.is_some_and(|f| f != u) {
+            return Vec::new();
+        }
+    }
     let mut out = Vec::new();
     for target in combat::legal_targets(rules, state, u, from, !m.moved, &Forts::default()) {
         // One assessment per target (as a normal attack, which has no modifier of its own); each

@@ -109,6 +109,9 @@ pub struct Activation {
     pub remaining: Vec<(usize, Intent)>,
     /// Whether the leader has used his transfer (step 5).
     pub transfer_done: bool,
+    /// The first cavalry unit to march in it: under a cavalry division leader only that one may
+    /// attack (GCACW 5.2).
+    pub first_cavalry: Option<usize>,
 }
 
 /// The march of one unit (GCACW 5.1 steps 2–5, 6.1, 6.2).
