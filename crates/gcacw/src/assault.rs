@@ -278,6 +278,30 @@ pub fn apply_roll(rules: &Gcacw, state: &mut State, req: &RollRequest, dice: &[u
         return;
     }
     let allowed = usize::try_from(number.max(1)).unwrap_or(1);
+    let side = rules.leader_counter(state, leader).side;
+    if rules.occupant(state, target) != Some(side.enemy()) {
+        // The cavalry retreated and left the hex empty: no combat; the units may advance (7.7).
+        sequence::log_roll(
+            state,
+            req,
+            dice,
+            format!("Assault Number {number}: the hex is empty; the units may advance"),
+        );
+        state.stage = Stage::Battle {
+            battle: Box::new(Battle {
+                attacker: side,
+                attackers: selected,
+                target,
+                defenders: Vec::new(),
+                mode: Mode::Assault { leader, grand: false },
+                dice: Vec::new(),
+                results: Some(("-".into(), "a".into())),
+                extra_loss: 0,
+                step: Step::Advance,
+            }),
+        };
+        return;
+    }
     sequence::log_roll(state, req, dice, format!("Assault Number {number}: up to {allowed} unit(s) attack"));
     if allowed >= selected.len() {
         after_command(rules, state, leader, selected, target);
@@ -402,7 +426,9 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Option<()> {
         Stage::AssaultTarget { leader, selected } => {
             let target: Hex = option.strip_prefix("target:")?.parse().ok()?;
             state.note(format!("The assault is aimed at {}.", rules.map().label(target)), Some("GCACW 7.1"));
-            state.stage = Stage::AssaultCommand { leader, selected, target };
+            if !crate::cavalry::offer_against_assault(rules, state, leader, selected.clone(), target) {
+                state.stage = Stage::AssaultCommand { leader, selected, target };
+            }
         }
         Stage::GrandOffer { leader, attackers, target } => {
             if option == "no-grand" {

@@ -4,7 +4,8 @@
 //! one unit a Manpower point; the cavalry retreats four to six hexes (losses only for enemy-occupied
 //! hexes), then gains a fatigue level and is disorganized. Declining forfeits the retreat from that
 //! hex for the rest of the march. The triggers are the start of a march, a move and an advance
-//! after combat into the cavalry's ZOC. (An assault as a trigger comes with a later change.)
+//! after combat into the cavalry's ZOC, and an assault declared on the cavalry's hex (the roll
+//! then only decides the loss; if the hex is emptied, a successful assault just advances).
 
 use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, Modifier, RollRequest};
@@ -26,6 +27,44 @@ pub enum Resume {
     BeforeForceMarch,
     /// The unit was moving.
     Moving,
+    /// An assault was declared on the cavalry's hex: the command roll comes next.
+    Assault {
+        /// The active leader.
+        leader: usize,
+        /// The units chosen.
+        selected: Vec<usize>,
+        /// The hex assaulted.
+        target: Hex,
+    },
+}
+
+impl CavalryRetreat {
+    /// The side whose cavalry retreats.
+    fn cavalry_side(&self, rules: &Gcacw, state: &State) -> Side {
+        match (&self.march, &self.resume) {
+            (Some(m), _) => rules.unit_side(state, m.unit).enemy(),
+            (None, Resume::Assault { leader, .. }) => rules.leader_counter(state, *leader).side.enemy(),
+            (None, _) => Side::Union,
+        }
+    }
+
+    /// The enemy unit or leader that caused it, by name.
+    fn active_name(&self, rules: &Gcacw, state: &State) -> String {
+        match (&self.march, &self.resume) {
+            (Some(m), _) => rules.unit_name(state, m.unit),
+            (None, Resume::Assault { leader, .. }) => rules.leader_counter(state, *leader).name.clone(),
+            (None, _) => String::new(),
+        }
+    }
+
+    /// Where the enemy unit or leader stands: the retreat may not come closer to it.
+    fn active_hex(&self, rules: &Gcacw, state: &State) -> Option<Hex> {
+        match (&self.march, &self.resume) {
+            (Some(m), _) => state.units[m.unit].hex,
+            (None, Resume::Assault { leader, .. }) => rules.leader_hex(state, *leader),
+            (None, _) => None,
+        }
+    }
 }
 
 /// What the cavalry retreat waits for.
@@ -49,8 +88,8 @@ pub enum Phase {
 /// A cavalry retreat interrupting a march.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CavalryRetreat {
-    /// The march interrupted.
-    pub march: March,
+    /// The march interrupted (none for an assault).
+    pub march: Option<March>,
     /// How it resumes.
     pub resume: Resume,
     /// Cavalry hexes still to be asked.
@@ -95,14 +134,14 @@ pub fn offer(rules: &Gcacw, state: &mut State, m: March, resume: Resume) -> bool
         return false;
     }
     state.stage =
-        Stage::CavalryRetreat { c: Box::new(CavalryRetreat { march: m, resume, queue, phase: Phase::Offer }) };
+        Stage::CavalryRetreat { c: Box::new(CavalryRetreat { march: Some(m), resume, queue, phase: Phase::Offer }) };
     true
 }
 
 /// The decision the cavalry retreat waits for.
 #[must_use]
 pub fn decision(rules: &Gcacw, state: &State, c: &CavalryRetreat) -> Option<Decision> {
-    let side = rules.unit_side(state, c.march.unit).enemy();
+    let side = c.cavalry_side(rules, state);
     match &c.phase {
         Phase::Offer => {
             let hex = *c.queue.first()?;
@@ -113,7 +152,7 @@ pub fn decision(rules: &Gcacw, state: &State, c: &CavalryRetreat) -> Option<Deci
                 kind: "cavalry-retreat".into(),
                 prompt: format!(
                     "{} enters the zone of control of {} in {}: cavalry retreat? (GCACW 7.7)",
-                    rules.unit_name(state, c.march.unit),
+                    c.active_name(rules, state),
                     names.join(", "),
                     rules.map().label(hex)
                 ),
@@ -132,7 +171,7 @@ pub fn decision(rules: &Gcacw, state: &State, c: &CavalryRetreat) -> Option<Deci
 #[must_use]
 pub fn roll_request(rules: &Gcacw, state: &State, c: &CavalryRetreat) -> Option<RollRequest> {
     let Phase::Roll { hex } = c.phase else { return None };
-    let side = rules.unit_side(state, c.march.unit).enemy();
+    let side = c.cavalry_side(rules, state);
     let units = cavalry_in(rules, state, hex, side);
     let manpower: u8 = units.iter().map(|&u| state.units[u].manpower).sum();
     let terrain = rules.map().terrain(hex)?;
@@ -159,19 +198,17 @@ pub fn apply_roll(rules: &Gcacw, state: &mut State, mut c: CavalryRetreat, req: 
     let modifier = req.modifiers.iter().map(|m| m.value).sum();
     let cut = rules.charts().cavalry_retreat_reduction(raw, modifier);
     let loss = rules.charts().cavalry_retreat_loss(raw);
-    c.march.left = c.march.left - Half::whole(u16::from(cut));
-    sequence::log_roll(
-        state,
-        req,
-        dice,
-        format!(
-            "{}'s Movement Allowance falls by {cut} to {}{}",
-            rules.unit_name(state, c.march.unit),
-            c.march.left,
-            if loss > 0 { "; an unmodified 1: one cavalry unit loses 1" } else { "" }
-        ),
-    );
-    let side = rules.unit_side(state, c.march.unit).enemy();
+    let name = c.active_name(rules, state);
+    let effect = match c.march.as_mut() {
+        Some(m) => {
+            m.left = m.left - Half::whole(u16::from(cut));
+            format!("{name}'s Movement Allowance falls by {cut} to {}", m.left)
+        }
+        None => "no effect on an assault".to_string(),
+    };
+    let one = if loss > 0 { "; an unmodified 1: one cavalry unit loses 1" } else { "" };
+    sequence::log_roll(state, req, dice, format!("{effect}{one}"));
+    let side = c.cavalry_side(rules, state);
     let units = cavalry_in(rules, state, hex, side);
     if loss > 0 {
         if let Some(&u) = units.iter().max_by_key(|&&u| state.units[u].manpower) {
@@ -183,7 +220,7 @@ pub fn apply_roll(rules: &Gcacw, state: &mut State, mut c: CavalryRetreat, req: 
         side,
         units,
         start: hex,
-        enemy: state.units[c.march.unit].hex.unwrap_or(hex),
+        enemy: c.active_hex(rules, state).unwrap_or(hex),
         kind: RetreatKind::Cavalry,
         path: Vec::new(),
         override_used: false,
@@ -205,7 +242,9 @@ pub fn choose(rules: &Gcacw, state: &mut State, mut c: CavalryRetreat, option: &
         Phase::Offer => {
             let hex = c.queue.remove(0);
             if option == "stand" {
-                c.march.declined.push(hex);
+                if let Some(m) = c.march.as_mut() {
+                    m.declined.push(hex);
+                }
                 next(rules, state, c);
             } else {
                 let chosen: Hex = option.strip_prefix("cavalry-retreat:")?.parse().ok()?;
@@ -252,18 +291,46 @@ pub fn choose(rules: &Gcacw, state: &mut State, mut c: CavalryRetreat, option: &
 
 /// The next cavalry hex to ask, or the march resumes.
 fn next(rules: &Gcacw, state: &mut State, mut c: CavalryRetreat) {
-    c.queue.retain(|&h| !cavalry_in(rules, state, h, rules.unit_side(state, c.march.unit).enemy()).is_empty());
+    let side = c.cavalry_side(rules, state);
+    c.queue.retain(|&h| !cavalry_in(rules, state, h, side).is_empty());
     if !c.queue.is_empty() {
         c.phase = Phase::Offer;
         state.stage = Stage::CavalryRetreat { c: Box::new(c) };
         return;
     }
-    let mut m = c.march;
-    match c.resume {
-        Resume::BeforeForceMarch => march::offer_force_march(rules, state, m),
-        Resume::Moving => {
+    match (c.march, c.resume) {
+        (Some(m), Resume::BeforeForceMarch) => march::offer_force_march(rules, state, m),
+        (Some(mut m), Resume::Moving) => {
             m.stopped = march::in_enemy_zoc_now(rules, state, m.unit);
             march::resume_moving(rules, state, m);
         }
+        (_, Resume::Assault { leader, selected, target }) => {
+            state.stage = Stage::AssaultCommand { leader, selected, target };
+        }
+        (None, _) => sequence::next_action_phase(rules, state),
     }
+}
+
+/// An assault declared on a hex with cavalry: its owner may retreat it first, unless a cavalry
+/// leader assaults (GCACW 7.7). Returns whether the game now waits for that decision.
+pub fn offer_against_assault(
+    rules: &Gcacw,
+    state: &mut State,
+    leader: usize,
+    selected: Vec<usize>,
+    target: Hex,
+) -> bool {
+    let lc = state.leaders[leader].counter as usize;
+    let side = rules.catalog().get(lc).side.enemy();
+    if rules.catalog().is_cavalry_leader(lc) || cavalry_in(rules, state, target, side).is_empty() {
+        return false;
+    }
+    let c = CavalryRetreat {
+        march: None,
+        resume: Resume::Assault { leader, selected, target },
+        queue: vec![target],
+        phase: Phase::Offer,
+    };
+    state.stage = Stage::CavalryRetreat { c: Box::new(c) };
+    true
 }

@@ -157,10 +157,7 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
             list.join(", ")
         ));
     }
-    out.push(
-        "Not yet enforced in this version: cavalry retreats triggered by assaults; the scenario rules listed below."
-            .to_string(),
-    );
+    out.push("Not yet enforced in this version: the scenario rules listed below.".to_string());
     for r in &sc.special_rule {
         use crate::scenario::RuleKind::*;
         let enforced = matches!(

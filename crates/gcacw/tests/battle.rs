@@ -255,3 +255,40 @@ fn grand_assault_gcacw_7_1() {
     let Stage::Battle { battle } = &g.state().stage else { panic!("a combat") };
     assert_eq!(battle.attackers, vec![brown, cleburne]);
 }
+
+/// GCACW 7.7: cavalry assaulted by a non-cavalry leader may retreat before the command roll; if
+/// the hex is then empty and the roll succeeds, the assaulting units may simply advance.
+#[test]
+fn cavalry_retreat_before_an_assault_gcacw_7_7() {
+    let g = example();
+    let (rules, mut state) = (g.rules().clone(), g.state().clone());
+    let wagner = rules.unit_by_id("wagner").expect("wagner");
+    let brown = rules.unit_by_id("brown").expect("brown");
+    state.units[brown].hex = Some(h("4613"));
+    let stanley = rules.leader_by_id("stanley").expect("stanley");
+    state.leaders[stanley].with = Some(wagner);
+    state.automatic = vec![Side::Union];
+    caisson_gcacw::sequence::next_action_phase(&rules, &mut state);
+    let mut g = Game::new(rules, state, g.setup().clone());
+    choose(&mut g, "assault:stanley");
+    choose(&mut g, "add:wagner");
+    choose(&mut g, "done");
+    choose(&mut g, "target:4510");
+    assert!(options(&g).contains(&"cavalry-retreat:4510".to_string()), "{:?}", options(&g));
+    choose(&mut g, "cavalry-retreat:4510");
+    choose(&mut g, "die:3");
+    for _ in 0..4 {
+        let here = g.state().units[g.rules().unit_by_id("armstrong").expect("a")].hex.expect("on map");
+        let next = options(&g)
+            .into_iter()
+            .filter_map(|o| o.strip_prefix("retreat:").map(|x| x.parse::<Hex>().expect("hex")))
+            .max_by_key(|x| x.distance(h("4610")))
+            .unwrap_or_else(|| panic!("from {here}: {:?}", options(&g)));
+        choose(&mut g, &format!("retreat:{next}"));
+    }
+    choose(&mut g, "stop");
+    choose(&mut g, "die:1"); // the command roll
+    assert!(options(&g).contains(&"advance:wagner".to_string()), "{:?}", options(&g));
+    choose(&mut g, "advance:wagner");
+    assert_eq!(g.state().units[wagner].hex, Some(h("4510")));
+}
