@@ -123,7 +123,10 @@ pub fn triggered(rules: &Gcacw, state: &State, m: &March) -> Vec<Hex> {
         .neighbors(at)
         .map(|(_, n)| n)
         .filter(|&n| !m.declined.contains(&n) && !cavalry_in(rules, state, n, enemy).is_empty())
-        .filter(|&n| zoc::exerted_with(rules.map(), &state.bridges, n, at, state.rain) == Zoc::Normal)
+        .filter(|&n| {
+            zoc::exerted_with(rules.map(), &state.bridges, n, at, state.rain, crate::combat::unfordable(rules, state))
+                == Zoc::Normal
+        })
         .collect()
 }
 

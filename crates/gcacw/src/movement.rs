@@ -37,6 +37,8 @@ pub struct MoveContext {
     pub confined: Option<Vec<String>>,
     /// Extra cost for a wagon to cross a bridge (a scenario rule).
     pub wagon_bridge: u16,
+    /// Rivers unfordable this turn (a scenario rule, GCACW 12.0): fords closed as in rain.
+    pub fords_closed: bool,
     /// Standing Union forts, which Confederate units may not enter (HSN-A 8.0).
     pub forts: Vec<Hex>,
 }
@@ -60,6 +62,7 @@ impl MoveContext {
             bridges: state.bridges.clone(),
             confined: None,
             forts: crate::combat::forts_in_play(rules, state).undestroyed,
+            fords_closed: crate::combat::unfordable(rules, state),
             wagon_bridge: 0,
         };
         let id = rules.unit_id(state, u);
@@ -164,7 +167,7 @@ pub fn step(
         let c = ctx.bridges.crossing(map, from, to);
         let own_pontoon = c.pontoon.is_some_and(|(owner, _)| owner == ctx.side);
         pontoon_road = own_pontoon && c.pontoon.is_some_and(|(_, road)| road);
-        if !(c.bridge || own_pontoon || (c.ford && !ctx.rain))
+        if !(c.bridge || own_pontoon || (c.ford && !ctx.rain && !ctx.fords_closed))
             || (side.contains(Hexside::MAJOR_RIVER) && ctx.side == Side::Confederate)
         {
             return None;

@@ -180,6 +180,7 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | ExclusiveActivator { .. }
                 | ArtilleryOverride { .. }
                 | OffMapRetreat { .. }
+                | Unfordable { .. }
                 | DeathOfCleburne { .. }
         );
         if !enforced {

@@ -288,7 +288,7 @@ impl Gcacw {
     pub fn zoc_of(&self, state: &State, side: Side) -> Vec<Zoc> {
         let hexes: Vec<Hex> =
             self.on_map(state).filter(|&(u, _)| self.unit_side(state, u) == side).map(|(_, h)| h).collect();
-        zoc::grid(self.map(), &state.bridges, hexes, state.rain)
+        zoc::grid(self.map(), &state.bridges, hexes, state.rain, crate::combat::unfordable(self, state))
     }
 
     /// Who occupies each hex and the zones of control of both sides, computed once for a query.

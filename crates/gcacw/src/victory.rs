@@ -713,7 +713,7 @@ fn nashville_closed(rules: &Gcacw, state: &State) -> Vec<bool> {
         }
     }
     let blocking: Vec<Hex> = (0..blocked.len()).filter(|&i| blocked[i]).map(|i| map.hex_at(i)).collect();
-    let zoc = zoc::grid(map, &state.bridges, blocking, state.rain);
+    let zoc = zoc::grid(map, &state.bridges, blocking, state.rain, crate::combat::unfordable(rules, state));
     (0..blocked.len()).map(|i| blocked[i] || (zoc[i] != Zoc::None && !screened[i])).collect()
 }
 
@@ -752,7 +752,7 @@ fn sc6_closed(rules: &Gcacw, state: &State) -> Vec<bool> {
         }
     }
     let sources: Vec<Hex> = units_of(rules, state, Who::side(Side::Union).undemoralized()).map(|(_, h)| h).collect();
-    let zoc = zoc::grid(map, &state.bridges, sources, state.rain);
+    let zoc = zoc::grid(map, &state.bridges, sources, state.rain, crate::combat::unfordable(rules, state));
     (0..n)
         .map(|i| {
             let hex = map.hex_at(i);

@@ -24,13 +24,14 @@ pub enum Zoc {
 /// Whether a unit in `from` exerts a zone of control into the adjacent `into`, and of what kind.
 #[must_use]
 pub fn exerted(map: &Map, from: Hex, into: Hex, rain: bool) -> Zoc {
-    exerted_with(map, &Bridges::default(), from, into, rain)
+    exerted_with(map, &Bridges::default(), from, into, rain, false)
 }
 
 /// As [`exerted`], with the bridges as they stand: a destroyed bridge carries ZOC only as a
-/// ford does, and a pontoon of either side carries it (GCACW 10.2).
+/// ford does, and a pontoon of either side carries it (GCACW 10.2); `fords_closed` when rivers are
+/// unfordable (GCACW 12.0: no ZOC across a hexside a unit cannot cross).
 #[must_use]
-pub fn exerted_with(map: &Map, bridges: &Bridges, from: Hex, into: Hex, rain: bool) -> Zoc {
+pub fn exerted_with(map: &Map, bridges: &Bridges, from: Hex, into: Hex, rain: bool, fords_closed: bool) -> Zoc {
     let side = map.hexside(from, into);
     let route = side.intersects(Hexside::ANY_ROUTE);
     if side.contains(Hexside::ALL_WATER) {
@@ -38,7 +39,7 @@ pub fn exerted_with(map: &Map, bridges: &Bridges, from: Hex, into: Hex, rain: bo
     }
     if side.intersects(Hexside::RIVER) {
         let c = bridges.crossing(map, from, into);
-        if !(c.bridge || c.pontoon.is_some() || (!rain && c.ford)) {
+        if !(c.bridge || c.pontoon.is_some() || (!rain && !fords_closed && c.ford)) {
             return Zoc::None;
         }
     }
@@ -65,12 +66,18 @@ pub fn exerted_with(map: &Map, bridges: &Bridges, from: Hex, into: Hex, rain: bo
 /// The zone-of-control grid of a set of units (their hexes): the strongest ZOC in each hex,
 /// indexed by [`Map::index`].
 #[must_use]
-pub fn grid(map: &Map, bridges: &Bridges, sources: impl IntoIterator<Item = Hex>, rain: bool) -> Vec<Zoc> {
+pub fn grid(
+    map: &Map,
+    bridges: &Bridges,
+    sources: impl IntoIterator<Item = Hex>,
+    rain: bool,
+    fords_closed: bool,
+) -> Vec<Zoc> {
     let mut g = vec![Zoc::None; map.index_len()];
     for from in sources {
         for (_, n) in map.neighbors(from) {
             if let Some(i) = map.index(n) {
-                g[i] = g[i].max(exerted_with(map, bridges, from, n, rain));
+                g[i] = g[i].max(exerted_with(map, bridges, from, n, rain, fords_closed));
             }
         }
     }

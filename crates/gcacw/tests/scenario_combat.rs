@@ -347,3 +347,37 @@ fn notices_of_the_new_kinds() {
     let n8 = notices("hsn-8").expect("notices");
     assert!(n8.iter().any(|l| l.contains("Map Edge")), "{n8:?}");
 }
+
+/// HSN Sc 7 "Turn 3": rivers are unfordable — a ford cannot be crossed that turn, and no ZOC
+/// extends across it (GCACW 12.0).
+#[test]
+fn unfordable_rivers_close_fords_to_movement_and_zoc_hsn_sc7() {
+    use caisson_gcacw::movement::{step, MoveContext};
+    use caisson_hexmap::Hexside;
+    let (rules, mut state) = Gcacw::new(hsn().expect("data"), "hsn-7", Settings::default()).expect("hsn-7");
+    let map = rules.map();
+    let (a, b) = map
+        .hexes()
+        .flat_map(|h| map.neighbors(h).map(move |(_, n)| (h, n)))
+        .find(|&(h, n)| {
+            let s = map.hexside(h, n);
+            s.contains(Hexside::FORD)
+                && !s.intersects(Hexside::BRIDGE)
+                && rules.occupant(&state, h).is_none()
+                && rules.occupant(&state, n).is_none()
+        })
+        .expect("a ford on the map");
+    let u = (0..state.units.len())
+        .find(|&u| rules.unit_side(&state, u) == caisson_gcacw::Side::Union && state.units[u].hex.is_some())
+        .expect("a Union unit");
+    state.units[u].hex = Some(a);
+    state.rain = false;
+    state.turn = 2;
+    let open = step(&rules, &MoveContext::new(&rules, &state, u), a, b, true, false, true);
+    state.turn = 3;
+    let closed = step(&rules, &MoveContext::new(&rules, &state, u), a, b, true, false, true);
+    assert!(open.is_some(), "the ford is open on Turn 2");
+    assert!(closed.is_none(), "no crossing at a ford on Turn 3");
+    let zoc = rules.zoc_of(&state, caisson_gcacw::Side::Union);
+    assert_eq!(zoc[map.index(b).expect("on map")], caisson_gcacw::zoc::Zoc::None, "no ZOC across the closed ford");
+}

@@ -182,7 +182,8 @@ pub(super) fn flank(rules: &Gcacw, state: &State, input: &FlankInput<'_>) -> Fla
             // No ZOC across a ford of an unfordable river (GCACW 12.0; HSN Sc 7 Turn 3).
             let reaches = h == n
                 || (h.distance(n) == 1
-                    && zoc::exerted_with(map, &state.bridges, h, n, rain) != Zoc::None
+                    && zoc::exerted_with(map, &state.bridges, h, n, rain, super::unfordable(rules, state))
+                        != Zoc::None
                     && !(unfordable && super::closed_ford(rules, state, h, n)));
             if !reaches {
                 continue;
