@@ -338,7 +338,11 @@ fn start_unit(rules: &Gcacw, state: &mut State, u: usize) -> Option<()> {
     let leader = act.leader;
     let mut ma = act.ma.unwrap_or(0);
     state.activated_once.insert(u);
-    if rules.unit_type(state, u) == CounterType::Wagon
+    if rules.unmounted(state, u) {
+        ma = ma.div_ceil(2);
+        state
+            .note(format!("{}: unmounted, half the allowance, {ma} MP.", rules.unit_name(state, u)), Some("HSN-A 5.5"));
+    } else if rules.unit_type(state, u) == CounterType::Wagon
         && rules.catalog().is_cavalry_leader(state.leaders[leader].counter as usize)
     {
         ma = ma.div_ceil(2);

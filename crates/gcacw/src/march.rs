@@ -36,7 +36,8 @@ pub fn mover_words(m: Mover) -> &'static str {
 #[must_use]
 pub fn allowance_request(rules: &Gcacw, state: &State, u: usize) -> RollRequest {
     let side = rules.unit_side(state, u);
-    let ty = rules.unit_type(state, u);
+    // An unmounted cavalry unit rolls as cavalry and halves the result (HSN-A 5.5).
+    let ty = if rules.unmounted(state, u) { CounterType::Cavalry } else { rules.unit_type(state, u) };
     let dice = rules.charts().movement_allowance(side, mover(ty));
     let mut modifiers = Vec::new();
     if dice.plus != 0 {
@@ -75,10 +76,16 @@ pub fn minimum_ma(rules: &Gcacw, state: &State, u: usize, activate: bool) -> Opt
 pub fn apply_allowance(rules: &Gcacw, state: &mut State, u: usize, req: &RollRequest, dice: &[u8]) {
     let (used, raised) = sequence::minimum_die(dice, rules.opening_min_die(state, rules.unit_type(state, u)));
     let mut ma = sequence::total(&used, &req.modifiers).max(0) as u8;
+    if rules.unmounted(state, u) {
+        ma = ma.div_ceil(2);
+    }
     let mut result = match raised {
         Some(note) => format!("{note}: Movement Allowance {ma}"),
         None => format!("Movement Allowance {ma}"),
     };
+    if rules.unmounted(state, u) {
+        result.push_str(" (half the cavalry roll, rounded up: unmounted, HSN-A 5.5)");
+    }
     if let Some((min, source)) = minimum_ma(rules, state, u, false) {
         if ma < min {
             ma = min;

@@ -181,6 +181,7 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | ArtilleryOverride { .. }
                 | OffMapRetreat { .. }
                 | Unfordable { .. }
+                | Unmounted { .. }
                 | DeathOfCleburne { .. }
         );
         if !enforced {

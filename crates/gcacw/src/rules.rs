@@ -262,7 +262,18 @@ impl Gcacw {
     /// A unit's type.
     #[must_use]
     pub fn unit_type(&self, state: &State, u: usize) -> CounterType {
+        if self.unmounted(state, u) {
+            return CounterType::Infantry;
+        }
         self.unit_counter(state, u).ty
+    }
+
+    /// Whether a cavalry unit is unmounted (HSN-A 5.5): it then counts as infantry everywhere but
+    /// in its march roll, which [`crate::march`] halves.
+    #[must_use]
+    pub fn unmounted(&self, state: &State, u: usize) -> bool {
+        let id = &self.unit_counter(state, u).id;
+        self.scenario().rules().any(|r| matches!(r, RuleKind::Unmounted { counters } if counters.contains(id)))
     }
 
     /// A unit's current Combat value (GCACW 2.2, 7.2): its Manpower when organized, the

@@ -351,6 +351,12 @@ pub enum RuleKind {
         /// The leaders.
         leaders: Vec<String>,
     },
+    /// Cavalry units with an Unmounted counter all scenario (HSN-A 5.5): infantry in all respects
+    /// but the march roll (cavalry dice, halved, rounded up) and the extended march.
+    Unmounted {
+        /// The units.
+        counters: Vec<String>,
+    },
     /// Late Rain from a turn on.
     LateRain {
         /// First turn.

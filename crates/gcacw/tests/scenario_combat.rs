@@ -381,3 +381,23 @@ fn unfordable_rivers_close_fords_to_movement_and_zoc_hsn_sc7() {
     let zoc = rules.zoc_of(&state, caisson_gcacw::Side::Union);
     assert_eq!(zoc[map.index(b).expect("on map")], caisson_gcacw::zoc::Zoc::None, "no ZOC across the closed ford");
 }
+
+/// HSN-A 5.5 (Sc 6 Biddle): an unmounted cavalry unit rolls two dice as cavalry and marches half
+/// of it, rounded up; otherwise it counts as infantry.
+#[test]
+fn unmounted_biddle_hsn_sc6() {
+    use caisson_kernel::{DiceMode, Game, Setup};
+    let (rules, state) = Gcacw::new(hsn().expect("data"), "hsn-6", Settings::default()).expect("hsn-6");
+    let biddle = rules.unit_by_id("biddle").expect("biddle");
+    assert_eq!(rules.unit_type(&state, biddle), caisson_gcacw::catalog::CounterType::Infantry);
+    let mut g = Game::new(
+        rules,
+        state,
+        Setup { system: "gcacw".into(), scenario: "hsn-6".into(), seed: 1, dice: DiceMode::Manual, options: vec![] },
+    );
+    g.choose("march:biddle").expect("Biddle may march");
+    g.choose("die:3").expect("die");
+    g.choose("die:4").expect("die");
+    let roll = g.log().iter().rev().find_map(|e| e.roll.clone()).expect("logged");
+    assert!(roll.result.starts_with("Movement Allowance 4"), "7 halved, rounded up: {}", roll.result);
+}
