@@ -337,15 +337,18 @@ fn sc4_death_of_cleburne() {
     assert!(!cleburne_dies(&r3, &s3, &[c3], &equal), "no Death of Cleburne rule in Sc 3");
 }
 
-/// The notices list the fully enforced kinds as enforced and the others as not yet.
+/// The notices leave out the enforced kinds and name the rules still to come (Sc 5 forts keep
+/// their ZOC and command-radius effects for later).
 #[test]
 fn notices_of_the_new_kinds() {
     let n3 = notices("hsn-3").expect("notices");
     assert!(!n3.iter().any(|l| l.contains("Artillery Penalty")), "{n3:?}");
     let n4 = notices("hsn-4").expect("notices");
-    assert!(n4.iter().any(|l| l.contains("not yet enforced: Cleburne")), "{n4:?}");
+    assert!(!n4.iter().any(|l| l.contains("not yet enforced: Cleburne")), "{n4:?}");
     let n8 = notices("hsn-8").expect("notices");
-    assert!(n8.iter().any(|l| l.contains("Map Edge")), "{n8:?}");
+    assert!(!n8.iter().any(|l| l.contains("Map Edge")), "{n8:?}");
+    let n5 = notices("hsn-5").expect("notices");
+    assert!(n5.iter().any(|l| l.contains("not yet enforced: Union forts")), "{n5:?}");
 }
 
 /// HSN Sc 7 "Turn 3": rivers are unfordable — a ford cannot be crossed that turn, and no ZOC
