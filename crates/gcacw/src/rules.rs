@@ -324,10 +324,14 @@ impl Gcacw {
         };
         let side = self.leader_counter(state, l).side;
         let map = self.map();
+        // HSN-A 8.0: a standing Union fort counts as a Union-occupied hex for Confederate ZOC, and
+        // Confederate command radius never enters one.
+        let forts = crate::combat::forts_in_play(self, state).undestroyed;
         algorithms::within(map, start, 3, |h| {
             let Some(i) = map.index(h) else { return false };
-            let occ = board.occupant[i];
-            if occ == Some(side.enemy()) {
+            let fort = forts.contains(&h);
+            let occ = if fort && side == Side::Union { Some(Side::Union) } else { board.occupant[i] };
+            if occ == Some(side.enemy()) || (fort && side == Side::Confederate) {
                 return false;
             }
             board.zoc[crate::state::side_index(side.enemy())][i] == Zoc::None || occ == Some(side)

@@ -22,7 +22,10 @@ pub fn targets(rules: &Gcacw, state: &State, board: &Board, l: usize, max_hexes:
     let side = rules.leader_counter(state, l).side;
     let lc = state.leaders[l].counter as usize;
     let mut reach = vec![false; map.index_len()];
-    let open = |h| map.index(h).is_some_and(|i| board.occupant[i] != Some(side.enemy()));
+    // HSN-A 8.0: a Confederate leader never transfers into or through a standing Union fort.
+    let forts =
+        if side == Side::Confederate { crate::combat::forts_in_play(rules, state).undestroyed } else { Vec::new() };
+    let open = |h| map.index(h).is_some_and(|i| board.occupant[i] != Some(side.enemy())) && !forts.contains(&h);
     for (h, _) in algorithms::within(map, start, max_hexes, open) {
         if let Some(i) = map.index(h) {
             reach[i] = true;

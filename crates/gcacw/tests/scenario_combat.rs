@@ -337,8 +337,7 @@ fn sc4_death_of_cleburne() {
     assert!(!cleburne_dies(&r3, &s3, &[c3], &equal), "no Death of Cleburne rule in Sc 3");
 }
 
-/// The notices leave out the enforced kinds and name the rules still to come (Sc 5 forts keep
-/// their ZOC and command-radius effects for later).
+/// The notices leave out the enforced kinds.
 #[test]
 fn notices_of_the_new_kinds() {
     let n3 = notices("hsn-3").expect("notices");
@@ -348,7 +347,26 @@ fn notices_of_the_new_kinds() {
     let n8 = notices("hsn-8").expect("notices");
     assert!(!n8.iter().any(|l| l.contains("Map Edge")), "{n8:?}");
     let n5 = notices("hsn-5").expect("notices");
-    assert!(n5.iter().any(|l| l.contains("not yet enforced: Union forts")), "{n5:?}");
+    assert!(!n5.iter().any(|l| l.contains("not yet enforced: Union forts")), "{n5:?}");
+}
+
+/// HSN-A 8.0 (Sc 5): a Confederate leader's command radius never enters a standing Union fort.
+#[test]
+fn forts_stop_confederate_command_radius_hsn_sc5() {
+    let (rules, mut state) = Gcacw::new(hsn().expect("data"), "hsn-5", Settings::default()).expect("hsn-5");
+    let fort = h(5131);
+    let l = (0..state.leaders.len())
+        .find(|&l| {
+            rules.leader_counter(&state, l).side == caisson_gcacw::Side::Confederate && state.leaders[l].with.is_some()
+        })
+        .expect("a Confederate leader on the map");
+    let u = state.leaders[l].with.expect("carried");
+    let beside =
+        rules.map().neighbors(fort).map(|(_, n)| n).find(|&n| rules.occupant(&state, n).is_none()).expect("a free hex");
+    state.units[u].hex = Some(beside);
+    let radius = rules.command_radius(&state, l, &rules.board(&state));
+    assert!(!radius.contains(&fort), "the fort hex is closed to Confederate command radius");
+    assert!(radius.contains(&beside));
 }
 
 /// HSN Sc 7 "Turn 3": rivers are unfordable — a ford cannot be crossed that turn, and no ZOC
