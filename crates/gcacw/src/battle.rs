@@ -317,7 +317,12 @@ pub fn decision(rules: &Gcacw, state: &State, b: &Battle) -> Option<Decision> {
             let mut options: Vec<Choice> = b
                 .defenders
                 .iter()
-                .filter(|&&u| state.units[u].hex == Some(b.target) && !chosen.contains(&u))
+                // Wagon trains never use the Defender's Retreat Option (HSN-B 2.2).
+                .filter(|&&u| {
+                    state.units[u].hex == Some(b.target)
+                        && !chosen.contains(&u)
+                        && rules.unit_type(state, u) != CounterType::Wagon
+                })
                 .map(|&u| {
                     Choice::new(
                         format!("volunteer:{}", rules.unit_id(state, u)),

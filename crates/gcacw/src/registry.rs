@@ -182,6 +182,7 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | OffMapRetreat { .. }
                 | Unfordable { .. }
                 | Unmounted { .. }
+                | WagonRules
                 | Forts
                 | DeathOfCleburne { .. }
         );

@@ -357,6 +357,9 @@ pub enum RuleKind {
         /// The units.
         counters: Vec<String>,
     },
+    /// The HSN Basic Game wagon-train rules (HSN-B 2.2) apply; the engine applies them to every
+    /// wagon train in every scenario, so this only records that the scenario names them.
+    WagonRules,
     /// Late Rain from a turn on.
     LateRain {
         /// First turn.
