@@ -2,6 +2,8 @@
 //! checked against the rulebook's worked examples (digest §8: T5, T6, T7, T21, T22) on the
 //! reconstructed HSN map, with every other unit taken off the board.
 
+mod common;
+use common::place;
 use std::sync::Arc;
 
 use caisson_gcacw::charts::AttackType;
@@ -46,20 +48,6 @@ fn clear(state: &mut State) {
     }
     state.rain = false;
     state.turn = 2;
-}
-
-/// Puts a unit on the map: organized, fatigue 1, undemoralized, unentrenched.
-fn place(rules: &Gcacw, state: &mut State, id: &str, hex: Hex, manpower: u8) -> usize {
-    let u = rules.unit_by_id(id).unwrap_or_else(|| panic!("unit {id} in this scenario"));
-    let unit = &mut state.units[u];
-    unit.hex = Some(hex);
-    unit.manpower = manpower;
-    unit.organized = true;
-    unit.fatigue = 1;
-    unit.demoralized = 0;
-    unit.entrenchment = None;
-    unit.eliminated = false;
-    u
 }
 
 fn attach(rules: &Gcacw, state: &mut State, leader: &str, unit: usize) -> usize {

@@ -3,6 +3,7 @@
 //! (HSN-B 7.4, HSN-A 8.0; Sc 5), the Sc 8 Map Edge retreat and the Death of Cleburne (HSN-A 6.0;
 //! Sc 4).
 
+mod common;
 use caisson_gcacw::charts::AttackType;
 use caisson_gcacw::combat::{
     artillery_override, artillery_value, assess, attack_restriction, cleburne_dies, death_of_cleburne, fort_destroyed,
@@ -13,6 +14,7 @@ use caisson_gcacw::retreat::{self, steps, Retreat, RetreatKind};
 use caisson_gcacw::state::State;
 use caisson_gcacw::{Gcacw, Settings, Side};
 use caisson_hexmap::{Hex, Hexside};
+use common::place;
 
 fn h(id: u16) -> Hex {
     Hex::new(i16::try_from(id / 100).expect("column"), i16::try_from(id % 100).expect("row"))
@@ -31,20 +33,6 @@ fn empty(scenario: &str, turn: u16) -> (Gcacw, State) {
     state.rain = false;
     state.turn = turn;
     (rules, state)
-}
-
-/// Puts a unit on the map: organized, fatigue 1, undemoralized, unentrenched.
-fn place(rules: &Gcacw, state: &mut State, id: &str, hex: Hex, manpower: u8) -> usize {
-    let u = rules.unit_by_id(id).unwrap_or_else(|| panic!("unit {id} in this scenario"));
-    let unit = &mut state.units[u];
-    unit.hex = Some(hex);
-    unit.manpower = manpower;
-    unit.organized = true;
-    unit.fatigue = 1;
-    unit.demoralized = 0;
-    unit.entrenchment = None;
-    unit.eliminated = false;
-    u
 }
 
 fn units_of(rules: &Gcacw, state: &State, side: Side) -> Vec<usize> {
