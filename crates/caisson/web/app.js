@@ -1,0 +1,1 @@
+// The Caisson page: see crates/caisson/web/README in ARCHITECTURE.md.
