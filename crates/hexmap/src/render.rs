@@ -3,8 +3,9 @@
 //! The map is drawn with its highest column (`XX`) at the top and its highest row (`YY`) to the
 //! right, so hexes are pointy-top: hexes of one column form a horizontal band and neighbouring
 //! columns interlock. Every playable hex is one `<polygon class="hex">` whose `<title>` gives its
-//! id, terrain and place name; nothing else in the picture is a polygon. Output depends only on
-//! the map, so it is stable from run to run.
+//! id, terrain and place name, and whose `data-hex`, `data-x` and `data-y` attributes give its id
+//! and centre in SVG units (for front ends that place counters on the picture); nothing else in
+//! the picture is a polygon. Output depends only on the map, so it is stable from run to run.
 
 use std::fmt::Write as _;
 
@@ -207,7 +208,7 @@ pub fn svg(map: &Map) -> String {
         };
         let _ = writeln!(
             o,
-            r#"<polygon class="hex" points="{}" fill="{}"{stroke}><title>{}</title></polygon>"#,
+            r#"<polygon class="hex" data-hex="{hex}" data-x="{cx:.1}" data-y="{cy:.1}" points="{}" fill="{}"{stroke}><title>{}</title></polygon>"#,
             corners(cx, cy, R),
             fill(t),
             esc(&title)
@@ -422,6 +423,10 @@ mod tests {
         assert_eq!(s.matches("<polygon").count(), 8);
         assert!(s.contains("T &amp; &lt;co&gt;") && s.contains("RECONSTRUCTED"));
         assert!(s.contains("Fort &quot;X&quot;"));
+        // Every hex polygon names its hex and centre.
+        assert_eq!(s.matches("<polygon class=\"hex\" data-hex=\"").count(), 8);
+        let (cx, cy) = Layout { max_col: 3 }.centre(Hex::new(2, 2));
+        assert!(s.contains(&format!(r#"data-hex="0202" data-x="{cx:.1}" data-y="{cy:.1}""#)), "centre of 0202");
         assert_eq!(s, svg(&m), "deterministic");
     }
 
