@@ -895,7 +895,7 @@ function renderNotices(d) {
 function renderLog(d) {
   const ol = $('#log');
   const log = d.log || [];
-  const atBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 40;
+  const grew = log.length !== ol.children.length;
   const items = log.map((e, i) => {
     const li = el('li', { 'data-i': i, 'data-turn': e.turn },
       el('span', { class: 'turn', text: `T${e.turn}` }),
@@ -914,8 +914,7 @@ function renderLog(d) {
     return li;
   });
   ol.replaceChildren(...items);
-  if (atBottom || !renderLog.done) ol.scrollTop = ol.scrollHeight;
-  renderLog.done = true;
+  if (grew) ol.scrollTop = ol.scrollHeight;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,128 @@
+// Hot-seat hsn-1 in the page: the lobby, the map and counters, a march made with clicks.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPage, shot } from '../lib.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('hot-seat: a march made with clicks moves the counter, adds fatigue and logs it', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.base}/`);
+  // Lobby: the scenarios from the server, hot-seat mode, a seed.
+  await page.locator('.scenario[data-scenario="hsn-1"]').click();
+  await page.locator('input[name="mode"][value="hotseat"]').check();
+  await page.locator('#seed').fill('3');
+  await shot(page, 'lobby');
+  await page.locator('#start').click();
+  await page.waitForURL(/\?game=.+&token=.+/);
+
+  // The map and the counters, drawn by the page at the hex centres.
+  await page.locator('#map polygon[data-hex="1220"]').waitFor({ state: 'attached' });
+  const cox = page.locator('.counter[data-unit="cox"]');
+  await cox.waitFor();
+  assert.equal(await cox.getAttribute('data-hex'), '1220');
+  assert.match(await page.locator('#turn').textContent(), /Turn 1 of 1/);
+  assert.equal(await page.locator('#roster-union tr[data-unit="cox"] td.hex').textContent(), '1220');
+  assert.ok((await page.locator('#notices li').count()) > 0, 'notices shown');
+
+  // Both Leader Transfer Phases end with the keyboard and a button.
+  await page.locator('#decision[data-side="union"] [data-option="done"]').waitFor();
+  await page.keyboard.press('p');
+  await page.locator('#decision[data-side="confederate"] [data-option="done"]').click();
+
+  // The Confederate action: click the stack in 0118, then March Armstrong in its menu.
+  await page.locator('#decision [data-option="march:armstrong"]').waitFor();
+  assert.ok(await page.locator('.counter.selectable[data-unit="armstrong"]').count(), 'armstrong highlighted');
+  await page.locator('.stack[data-hex="0118"]').click();
+  await page.locator('#popover [data-option="march:armstrong"]').click();
+
+  // Possibly a force-march question; then the destination hex on the map.
+  const target = page.locator('.target[data-hex="0218"]');
+  const force = page.locator('#decision [data-option="no-force-march"]');
+  await Promise.race([target.waitFor(), force.waitFor()]);
+  if (await force.count()) await force.click();
+  await target.waitFor();
+  assert.match(await target.textContent(), /1 MP/, 'the cost is shown on the hex');
+  await shot(page, 'hotseat-move-targets');
+  await target.click();
+
+  // The counter now stands in 0218, fatigued, and the log says so.
+  const armstrong = page.locator('.counter[data-unit="armstrong"][data-hex="0218"]');
+  await armstrong.waitFor();
+  assert.equal(await armstrong.locator('[data-badge="fatigue"]').textContent(), 'F2');
+  assert.equal(await page.locator('#roster-confederate tr[data-unit="armstrong"] td.hex').textContent(), '0218');
+  await page.locator('#log li', { hasText: 'Armstrong marches' }).waitFor();
+  await page.locator('#log li.has-roll', { hasText: 'Movement Allowance of Armstrong' }).waitFor();
+  // The log is scrolled to its newest entry.
+  const scrolled = await page.locator('#log').evaluate((ol) => ol.scrollHeight - ol.scrollTop - ol.clientHeight);
+  assert.ok(scrolled < 5, `log scrolled to the bottom (${scrolled}px left)`);
+  await shot(page, 'hotseat-after-move');
+
+  // End the march with its button; the counter stays put and the Union may now act or pass.
+  await page.locator('#decision [data-option="end"]').click();
+  await page.locator('#decision:not([data-kind="move"])').waitFor();
+  assert.equal(await page.locator('.counter[data-unit="armstrong"]').getAttribute('data-hex'), '0218');
+  assert.deepEqual(page.errors, []);
+});
+
+test('hot-seat: hover names the hex, the inspector lists a stack, replay is read-only', async () => {
+  const page = await newPage(browser);
+  const r = await fetch(`${server.base}/api/games`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ scenario: 'hsn-1', seed: 3, mode: 'hotseat' }),
+  });
+  assert.equal(r.status, 201);
+  const { game, seats } = await r.json();
+  await page.goto(`${server.base}/?game=${game}&token=${seats.table}`);
+  await page.locator('.counter[data-unit="rucker"]').waitFor();
+
+  // Hover over a hex: its id and place name.
+  await page.locator('.stack[data-hex="1220"]').hover();
+  assert.match(await page.locator('#hover').textContent(), /^1220 .*Pleasant Grove/);
+  // A roster row brings its unit into view; a stack has a count badge, and clicking it opens the
+  // inspector listing everything in the hex.
+  await page.locator('#roster-confederate tr[data-unit="rucker"]').click();
+  const stack = page.locator('.stack[data-hex="0511"]');
+  assert.equal(await stack.getAttribute('data-count'), '2');
+  await stack.click();
+  const insp = page.locator('#inspector[data-hex="0511"]');
+  await insp.waitFor();
+  for (const id of ['rucker', 'biffle']) await insp.locator(`[data-unit="${id}"]`).waitFor();
+  for (const id of ['forrest', 'chalmers']) await insp.locator(`[data-leader="${id}"]`).waitFor();
+  assert.equal(await page.locator('.counter[data-unit="rucker"] [data-badge="leaders"]').getAttribute('data-leaders'), 'forrest chalmers');
+
+  // Zoom with the buttons changes the view box.
+  const vb0 = await page.locator('#map svg').getAttribute('viewBox');
+  await page.locator('#zoom-in').click();
+  assert.notEqual(await page.locator('#map svg').getAttribute('viewBox'), vb0);
+
+  // A choice that keeps the same side deciding can be undone.
+  await page.locator('#decision [data-option="transfer:schofield"]').click();
+  await page.locator('#decision [data-option="transfer:schofield"]').waitFor({ state: 'detached' });
+  assert.equal(await page.locator('#undo').isEnabled(), true);
+  await page.locator('#undo').click();
+  await page.locator('#decision [data-option="transfer:schofield"]').waitFor();
+
+  // Two more actions, then the replay slider back to the start: read-only, then live again.
+  await page.locator('#decision[data-side="union"] [data-option="done"]').click();
+  await page.locator('#decision[data-side="confederate"] [data-option="done"]').click();
+  await page.locator('#decision [data-option="march:rucker"]').waitFor();
+  const slider = page.locator('#replay-slider');
+  assert.ok(Number(await slider.getAttribute('max')) >= 2);
+  await slider.fill('0');
+  await page.locator('#replay-live').waitFor();
+  assert.equal(await page.locator('#decision .option').count(), 0, 'no buttons in a replay');
+  assert.equal(await page.locator('#map .target').count(), 0);
+  await page.locator('#replay-live').click();
+  await page.locator('#decision [data-option="march:rucker"]').waitFor();
+  assert.deepEqual(page.errors, []);
+});
