@@ -300,7 +300,14 @@ function counterDefs() {
 }
 
 function setViewBox() {
-  const { x, y, w, h } = st.vb;
+  // Keep at least half the view on the map.
+  const f = st.full;
+  const v = st.vb;
+  v.x = Math.min(Math.max(v.x, f.x - v.w / 2), f.x + f.w - v.w / 2);
+  v.y = Math.min(Math.max(v.y, f.y - v.h / 2), f.y + f.h - v.h / 2);
+  if (v.w <= f.w) v.x = Math.min(Math.max(v.x, f.x - 40), f.x + f.w + 40 - v.w);
+  if (v.h <= f.h) v.y = Math.min(Math.max(v.y, f.y - 40), f.y + f.h + 40 - v.h);
+  const { x, y, w, h } = v;
   st.svg.setAttribute('viewBox', `${x} ${y} ${w} ${h}`);
   st.svg.classList.toggle('far', w > 900);
 }
@@ -412,7 +419,13 @@ function hover(e) {
 function mapClick(e) {
   if (st.suppressClick) return;
   const target = e.target.closest('.target');
-  if (target) { e.stopPropagation(); closePopover(); choose(target.dataset.option); return; }
+  if (target) {
+    e.stopPropagation();
+    const ids = target.dataset.options.split(' ');
+    const os = decisionOptions(st.shown).filter((o) => ids.includes(o.id));
+    if (os.length === 1) { closePopover(); choose(os[0].id); } else popover([[target.dataset.hex || 'hexside', os]], e, (k) => k);
+    return;
+  }
   const stack = e.target.closest('.stack');
   const hexEl = e.target.closest('[data-hex]');
   if (!hexEl) { closePopover(); return; }
@@ -425,11 +438,16 @@ function mapClick(e) {
 // ---------------------------------------------------------------------------------------------
 // Options: which hex or counter an option points at
 
-const HEX_RE = /:(\d{4})$/;
-
+/** The hex an option points at: an id segment of four digits (`move:1221`, `attack:1221:…`). */
 function optionHex(o) {
-  const m = HEX_RE.exec(o.id);
-  return m ? m[1] : null;
+  const seg = o.id.split(':').slice(1).find((p) => /^\d{4}$/.test(p));
+  return seg || null;
+}
+
+/** The hexside an option points at: a segment `XXYY-XXYY` (`destroy:1221-1222`). */
+function optionSide(o) {
+  const seg = o.id.split(':').slice(1).find((p) => /^\d{4}-\d{4}$/.test(p));
+  return seg ? seg.split('-') : null;
 }
 
 /** The unit or leader ids named in an option id (`march:cox`, `transfer:schofield`). */
@@ -461,7 +479,7 @@ function optionsByCounter(d) {
   const v = d.view || {};
   const unitOfLeader = new Map((v.leaders || []).map((l) => [l.id, l.with]));
   for (const o of decisionOptions(d)) {
-    if (optionHex(o)) continue;
+    if (optionHex(o) || optionSide(o)) continue;
     for (const id of optionNames(o, d)) {
       const key = unitOfLeader.has(id) ? (unitOfLeader.get(id) || `leader:${id}`) : id;
       if (!res.has(key)) res.set(key, []);
@@ -642,13 +660,30 @@ function renderTargets(d) {
   for (const [hex, os] of byHex) {
     const [x, y] = st.centres.get(hex);
     const o = os[0];
-    const cost = optionCost(o);
+    const cost = os.length === 1 ? optionCost(o) : null;
     const verb = o.id.split(':')[0];
-    const g = sv('g', { class: `target ${verb}`, 'data-hex': hex, 'data-option': o.id, role: 'button' },
+    const g = sv('g', { class: `target ${verb}`, 'data-hex': hex, 'data-option': o.id, 'data-options': os.map((p) => p.id).join(' '), role: 'button' },
       sv('title', {}, os.map((p) => p.label).join('\n')),
       sv('path', { d: hexPath(x, y, 19), class: 'ring' }));
     if (cost) g.append(sv('text', { x, y: y + 13.5, 'text-anchor': 'middle', class: 'cost' }, cost));
     nodes.push(g);
+  }
+  // Hexside options: a diamond on the hexside.
+  const bySide = new Map();
+  for (const o of decisionOptions(d)) {
+    const side = optionSide(o);
+    if (!side || !st.centres.has(side[0]) || !st.centres.has(side[1])) continue;
+    const key = side.join('-');
+    if (!bySide.has(key)) bySide.set(key, []);
+    bySide.get(key).push(o);
+  }
+  for (const [key, os] of bySide) {
+    const [a, b] = key.split('-').map((h) => st.centres.get(h));
+    const x = (a[0] + b[0]) / 2;
+    const y = (a[1] + b[1]) / 2;
+    nodes.push(sv('g', { class: `target side ${os[0].id.split(':')[0]}`, 'data-side': key, 'data-option': os[0].id, 'data-options': os.map((p) => p.id).join(' '), role: 'button' },
+      sv('title', {}, os.map((p) => p.label).join('\n')),
+      sv('path', { d: `M${x},${y - 6}L${x + 6},${y}L${x},${y + 6}L${x - 6},${y}Z`, class: 'ring' })));
   }
   layer.replaceChildren(...nodes);
   // The hex whose march is in progress, if the stage says so.
@@ -753,6 +788,8 @@ function hilite(o, on) {
   if (!st.svg) return;
   const hex = optionHex(o);
   if (hex) st.svg.querySelector(`.target[data-hex="${hex}"]`)?.classList.toggle('hot', on);
+  const side = optionSide(o);
+  if (side) st.svg.querySelector(`.target[data-side="${side.join('-')}"]`)?.classList.toggle('hot', on);
   for (const id of optionNames(o, st.shown)) {
     st.svg.querySelector(`[data-unit="${id}"], [data-leader="${id}"]`)?.closest('.counter')?.classList.toggle('hot', on);
   }
@@ -783,9 +820,14 @@ function stackClick(stack, e) {
   const all = entries.flatMap(([, os]) => os);
   if (!all.length) { closePopover(); return; }
   if (all.length === 1) { closePopover(); choose(all[0].id); return; }
-  const pop = $('#popover');
   const v = d.view;
   const nameOf = (id) => (id.startsWith('leader:') ? v.leaders.find((l) => `leader:${l.id}` === id)?.name : v.units.find((u) => u.id === id)?.name) || id;
+  popover(entries, e, nameOf);
+}
+
+/** A small menu at the pointer: groups of option buttons, each group under a heading. */
+function popover(entries, e, nameOf) {
+  const pop = $('#popover');
   pop.replaceChildren(...entries.map(([id, os]) => el('div', { class: 'pop-unit', 'data-unit': id },
     el('div', { class: 'pop-name', text: nameOf(id) }),
     ...os.map((o) => el('button', { type: 'button', 'data-option': o.id, onclick: () => { closePopover(); choose(o.id); } }, o.label)))));
