@@ -596,7 +596,8 @@ function unitCounter(u, leaders, x, y) {
   g.append(sv('rect', { class: 'face', x: 0, y: 0, width: C, height: C, rx: 1.6, fill: `url(#g-${u.side})`, filter: 'url(#f-shadow)' }));
   g.append(sv('rect', { class: 'edge', x: 0.7, y: 0.7, width: C - 1.4, height: C - 1.4, rx: 1.1 }));
   const name = u.name.length > 11 ? `${u.name.slice(0, 10)}.` : u.name;
-  g.append(sv('text', { class: 'name', x: C / 2, y: 5.4, 'text-anchor': 'middle' }, name));
+  const fit = name.length > 8 ? { textLength: (C - 2.4).toFixed(1), lengthAdjust: 'spacingAndGlyphs' } : {};
+  g.append(sv('text', { class: 'name', x: C / 2, y: 5.4, 'text-anchor': 'middle', ...fit }, name));
   g.append(...typeSymbol(u.type, C / 2 - 5.5, 7.2, 11, 7));
   g.append(sv('text', { class: 'values', x: C / 2, y: 20.2, 'text-anchor': 'middle' },
     sv('tspan', { class: 'manpower' }, String(u.manpower)),
