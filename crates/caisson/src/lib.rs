@@ -1,5 +1,5 @@
-//! The front ends of Caisson: the JSON-lines engine, the terminal game loop and the random-game
-//! runner, written against a [`Registry`] of rule systems so they can be tested with any game
+//! The front ends of Caisson: the JSON-lines engine, the terminal game loop, the random-game
+//! runner and the HTTP server, written against a [`Registry`] of rule systems so they can be tested with any game
 //! (the kernel's toy "Race" in the tests, the GCACW rules in the binary).
 //!
 //! Architecture invariant: only this crate defines wire formats (the engine protocol of
@@ -11,6 +11,7 @@ pub mod charts;
 pub mod engine;
 pub mod lines;
 pub mod random;
+pub mod serve;
 pub mod terminal;
 
 use caisson_kernel::{DynGame, Save, SaveError, Setup};

@@ -70,6 +70,20 @@ enum Command {
     },
     /// Serve the JSON-lines engine protocol on stdin/stdout (see docs/protocol.md).
     Engine,
+    /// Serve games over HTTP with the web page (see docs/web-api.md) until Ctrl-C.
+    ///
+    /// Prints `listening on http://ADDR` once ready.
+    Serve {
+        /// Port to listen on (0: any free port).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to listen on (`0.0.0.0` to accept other machines, for online games).
+        #[arg(long, default_value = "127.0.0.1")]
+        host: std::net::IpAddr,
+        /// Where games are kept: `sqlite:FILE` (PostgreSQL is not supported yet).
+        #[arg(long, default_value = "sqlite:caisson.db")]
+        database: String,
+    },
     /// Maps.
     Map {
         #[command(subcommand)]
@@ -275,6 +289,9 @@ fn run(command: Command, reg: &dyn Registry) -> Result<ExitCode, Failure> {
         Command::Engine => {
             let mut input = io::stdin().lock();
             engine::Engine::new(reg).run(&mut input, &mut out)?;
+        }
+        Command::Serve { port, host, database } => {
+            caisson::serve::run(std::sync::Arc::new(Gcacw), host, port, &database, &mut out)?;
         }
         Command::Map { command: MapCommand::Render { map, out: file } } => {
             let svg = reg.render_map_svg(&map)?;
