@@ -107,7 +107,29 @@ pub fn router(app: Arc<App>) -> Router {
             ApiError { status: StatusCode::METHOD_NOT_ALLOWED, message: "method not allowed on this path".into() }
         })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(refuse_declared_overlong))
         .with_state(app)
+}
+
+/// Answers 413 at once to a request whose declared length is over [`MAX_BODY`], without
+/// reading it; bodies of undeclared length are cut at the limit by [`DefaultBodyLimit`].
+async fn refuse_declared_overlong(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY as u64) {
+        return too_large().into_response();
+    }
+    next.run(request).await
+}
+
+fn too_large() -> ApiError {
+    ApiError {
+        status: StatusCode::PAYLOAD_TOO_LARGE,
+        message: format!("request body too large: the limit is {MAX_BODY} bytes"),
+    }
 }
 
 /// Serves `app` on `listener` until the task is dropped.
@@ -212,10 +234,7 @@ fn query(q: QueryMap) -> Result<HashMap<String, String>, ApiError> {
 fn read_body(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
     body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError {
-                status: StatusCode::PAYLOAD_TOO_LARGE,
-                message: format!("request body too large: the limit is {MAX_BODY} bytes"),
-            }
+            too_large()
         } else {
             ApiError { status: e.status(), message: format!("cannot read the request body: {}", e.body_text()) }
         }
