@@ -500,3 +500,21 @@ fn a_postgres_database_is_refused_clearly() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("PostgreSQL is not supported yet"), "{err}");
 }
+
+#[test]
+fn a_panic_in_the_rules_is_a_json_500_and_the_stored_game_is_untouched() {
+    let s = toy_server();
+    for scenario in ["boom", "boom-after"] {
+        let (game, seats) = create(&s.base, json!({"scenario": scenario, "seed": 2}));
+        let table = token(&seats, "table");
+        let r = act(&s.base, &game, table, 0, "pass");
+        assert_eq!(r.status, 500, "{scenario}: {}", r.text);
+        assert!(r.body["error"].as_str().is_some_and(|e| e.starts_with("internal error")), "{}", r.text);
+        // The game in memory may be half-changed; the server rebuilds it from the database.
+        let g = get(&format!("{}/api/games/{game}", s.base), Some(table));
+        assert_eq!(g.status, 200, "{scenario}: {}", g.text);
+        assert_eq!(g.body["seq"], 0);
+        assert_eq!(g.body["waiting_for"], "union");
+        assert_eq!(act(&s.base, &game, table, 0, "roll:1").status, 200, "{scenario}: play goes on");
+    }
+}
