@@ -27,6 +27,7 @@ fn reachable(c: &mut Criterion) {
         wagon_paid: true,
         stopped: false,
         declined: Vec::new(),
+        blockhouse_tried: false,
     };
     let start = state.units[unit].hex.expect("on map");
     let mut group = c.benchmark_group("reachable hexes, cavalry with 13 MP, full HSN map");

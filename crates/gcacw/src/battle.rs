@@ -142,7 +142,8 @@ impl Battle {
     }
 }
 
-fn type_word(ty: AttackType) -> &'static str {
+/// The attack type as an option-id word.
+pub(crate) fn type_word(ty: AttackType) -> &'static str {
     match ty {
         AttackType::ColumnOfRoute => "column-of-route",
         AttackType::Hasty => "hasty",
@@ -151,10 +152,20 @@ fn type_word(ty: AttackType) -> &'static str {
     }
 }
 
-fn cost(rules: &Gcacw, state: &State, u: usize, ty: AttackType) -> (Half, Half) {
+/// The MP an attack type costs this unit, and the MP it must have left to declare it (GCACW 6.1).
+pub(crate) fn cost(rules: &Gcacw, state: &State, u: usize, ty: AttackType) -> (Half, Half) {
     let row = rules.charts().attack_type(ty);
     let mp = if rules.unit_type(state, u) == CounterType::Cavalry { row.cavalry_mp } else { row.infantry_mp };
     (mp, row.min_ma)
+}
+
+/// GCACW 5.2: in a cavalry division leader's activation only the first cavalry unit to march may
+/// attack.
+pub(crate) fn may_attack_in_activation(rules: &Gcacw, state: &State, u: usize) -> bool {
+    let Some(act) = &state.activation else { return true };
+    let lc = state.leaders[act.leader].counter as usize;
+    let division = rules.catalog().get(lc).ty == CounterType::Division && rules.catalog().is_cavalry_leader(lc);
+    !(division && act.first_cavalry.is_some_and(|f| f != u))
 }
 
 /// The attacks the marching unit may declare now (GCACW 6.1, 7.1): each legal target with each
@@ -163,14 +174,8 @@ fn cost(rules: &Gcacw, state: &State, u: usize, ty: AttackType) -> (Half, Half) 
 pub fn attack_options(rules: &Gcacw, state: &State, m: &March) -> Vec<Choice> {
     let u = m.unit;
     let Some(from) = state.units[u].hex else { return Vec::new() };
-    // GCACW 5.2: in a cavalry division leader's activation only the first cavalry unit to march
-    // may attack.
-    if let Some(act) = &state.activation {
-        let lc = state.leaders[act.leader].counter as usize;
-        let division = rules.catalog().get(lc).ty == CounterType::Division && rules.catalog().is_cavalry_leader(lc);
-        if division && act.first_cavalry.is_some_and(|f| f != u) {
-            return Vec::new();
-        }
+    if !may_attack_in_activation(rules, state, u) {
+        return Vec::new();
     }
     let mut out = Vec::new();
     for target in combat::legal_targets(rules, state, u, from, !m.moved, &Forts::default()) {

@@ -10,6 +10,7 @@ pub mod activation;
 pub mod arrival;
 pub mod assault;
 pub mod battle;
+pub mod blockhouse;
 pub mod bridges;
 pub mod catalog;
 pub mod cavalry;

@@ -107,6 +107,7 @@ fn new_march(rules: &Gcacw, state: &State, u: usize, ma: u8) -> March {
         wagon_paid: false,
         stopped: false,
         declined: Vec::new(),
+        blockhouse_tried: false,
     }
 }
 
@@ -393,6 +394,7 @@ pub fn moving_decision(rules: &Gcacw, state: &State, march: &March) -> Decision 
         }
     }
     options.extend(crate::battle::attack_options(rules, state, march));
+    options.extend(crate::blockhouse::options(rules, state, march));
     if let Some(at) = state.units[u].hex {
         // GCACW 7.8: refuse flanks for 1 MP (not in a mountain or swamp, not on entering an enemy
         // ZOC); a marker already there may be lifted by a unit that begins its march in the hex.
@@ -435,6 +437,9 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
     }
     if option.starts_with("attack:") {
         return crate::battle::declare(rules, state, march, option);
+    }
+    if option.starts_with("blockhouse:") {
+        return crate::blockhouse::declare(rules, state, march, option);
     }
     if option == "refuse-flanks" {
         let at = state.units[march.unit].hex?;

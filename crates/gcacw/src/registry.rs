@@ -185,6 +185,9 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | WagonRules
                 | Forts
                 | DeathOfCleburne { .. }
+                | Blockhouses
+                | BlockhouseAttacks
+                | BlockhouseTable(_)
         );
         if !enforced {
             out.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));

@@ -409,8 +409,60 @@ pub enum RuleKind {
         /// The counter that replaces it.
         replacement: String,
     },
+    /// Union blockhouse markers (HSN Sc 5): placed by the set-up's `blockhouse` markers; no ZOC,
+    /// no values, no effect on movement, retreat or command radius. Read by `blockhouse::standing`.
+    Blockhouses,
+    /// Confederate attacks on blockhouses (HSN Sc 5 (a)), by the procedure of `blockhouse`.
+    BlockhouseAttacks,
+    /// The Blockhouse Table (HSN Sc 5): its rows and modifiers. Read by `blockhouse::table`.
+    BlockhouseTable(BlockhouseTable),
     /// Any other rule, described in words.
     Rule,
+}
+
+/// The Blockhouse Table of HSN Scenario 5: one die, modified, read from the top row down.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockhouseTable {
+    /// Rows in order: the first whose `at_most` the modified roll does not exceed applies; a roll
+    /// above every row destroys the blockhouse.
+    pub rows: Vec<BlockhouseRow>,
+    /// Modifier for each attack type.
+    pub attack_type: BlockhouseTypeModifiers,
+    /// Modifier when the attacking unit's Combat value is ½.
+    pub half_combat: i32,
+    /// Modifier when its Combat value is 2 or more.
+    pub combat_two: i32,
+    /// Modifier when its Artillery value is 2 or more.
+    pub artillery_two: i32,
+    /// Modifier when `leader` is stacked with the attacking unit.
+    pub leader_bonus: i32,
+    /// The leader of `leader_bonus`.
+    pub leader: String,
+}
+
+/// A No Effect row of the Blockhouse Table.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockhouseRow {
+    /// Highest modified roll of the row.
+    pub at_most: i32,
+    /// Fatigue Levels the attacker gains.
+    pub fatigue: u8,
+}
+
+/// Blockhouse Table modifiers by attack type.
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct BlockhouseTypeModifiers {
+    /// Column of route.
+    pub column_of_route: i32,
+    /// Hasty.
+    pub hasty: i32,
+    /// Normal.
+    pub normal: i32,
+    /// Prepared.
+    pub prepared: i32,
 }
 
 /// A scenario special rule.

@@ -57,6 +57,7 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
         | Stage::MarchAllowance { .. }
         | Stage::ExtendedMarch { .. }
         | Stage::ForceMarchRoll { .. }
+        | Stage::BlockhouseRoll { .. }
         | Stage::ActivateAllowance
         | Stage::AssaultCommand { .. }
         | Stage::GrandRoll { .. }
@@ -82,6 +83,7 @@ pub fn roll_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
         Stage::MarchAllowance { unit } => Some(march::allowance_request(rules, state, *unit)),
         Stage::ExtendedMarch { march } => Some(march::extended_request(rules, state, march)),
         Stage::ForceMarchRoll { march } => Some(march::force_march_request(rules, state, march)),
+        Stage::BlockhouseRoll { march, ty } => crate::blockhouse::roll_request(rules, state, march, *ty),
         Stage::ActivateAllowance => activation::allowance_request(rules, state),
         Stage::ArrivalRoll => crate::arrival::roll_request(rules, state),
         Stage::Recovery { roll: Some(_), .. } => crate::recovery::roll_request(rules, state),
@@ -125,6 +127,7 @@ pub fn roll(rules: &Gcacw, state: &mut State, dice: &[u8]) -> Result<(), RuleErr
         Stage::MarchAllowance { unit } => march::apply_allowance(rules, state, unit, &req, dice),
         Stage::ExtendedMarch { march } => march::apply_extended(rules, state, march, &req, dice),
         Stage::ForceMarchRoll { march } => march::apply_force_march(rules, state, march, &req, dice),
+        Stage::BlockhouseRoll { march, .. } => crate::blockhouse::apply_roll(rules, state, march, &req, dice),
         Stage::ActivateAllowance => activation::apply_allowance(rules, state, &req, dice),
         Stage::ArrivalRoll => crate::arrival::apply_roll(rules, state, &req, dice),
         Stage::Recovery { roll: Some(_), .. } => crate::recovery::apply_roll(rules, state, &req, dice),

@@ -134,6 +134,8 @@ pub struct March {
     pub stopped: bool,
     /// Enemy cavalry hexes whose owner declined a cavalry retreat in this march (GCACW 7.7).
     pub declined: Vec<Hex>,
+    /// Whether it has attacked a blockhouse in this march (HSN Sc 5: once per march).
+    pub blockhouse_tried: bool,
 }
 
 /// Where in the sequence of play the game waits.
@@ -180,6 +182,13 @@ pub enum Stage {
     ForceMarchRoll {
         /// March so far.
         march: March,
+    },
+    /// Rolling on the Blockhouse Table (HSN Sc 5 (a)).
+    BlockhouseRoll {
+        /// March in progress, its MP already spent on the attack.
+        march: March,
+        /// The attack type declared.
+        ty: crate::charts::AttackType,
     },
     /// Army or district leaders in the hex may switch to the marching unit (GCACW 6.3).
     Riders {

@@ -39,6 +39,8 @@ pub fn view(rules: &Gcacw, state: &State) -> serde_json::Value {
         "stage": state.stage, "rain": state.rain, "units": units, "leaders": leaders,
         "stations": state.stations.iter().map(|(h, m)| json!({"hex": h, "mark": m})).collect::<Vec<_>>(),
         "bridges": state.bridges,
+        "blockhouses": crate::blockhouse::standing(rules, state).into_iter()
+            .map(|(h, name)| json!({"hex": h, "name": name})).collect::<Vec<_>>(),
         "score": crate::victory::score(rules, state),
     })
 }
@@ -88,6 +90,9 @@ pub fn summary(rules: &Gcacw, state: &State) -> String {
                 s.fatigue
             );
         }
+    }
+    for (h, name) in crate::blockhouse::standing(rules, state) {
+        let _ = writeln!(out, "{name}: {}", rules.map().label(h));
     }
     for (h, m) in &state.stations {
         let _ = writeln!(out, "Station {}: {m:?}", rules.map().label(*h));

@@ -415,6 +415,7 @@ fn hammond_stays_in_his_counties_hsn_sc3() {
         wagon_paid: true,
         stopped: false,
         declined: Vec::new(),
+        blockhouse_tried: false,
     };
     let reach = caisson_gcacw::movement::reachable(&rules, &state, &march);
     assert!(reach.len() > 30, "Hammond can still move: {} hexes", reach.len());
