@@ -207,6 +207,9 @@ fn transfer_targets(rules: &Gcacw, state: &State) -> Vec<usize> {
     let Some(act) = state.activation.as_ref() else {
         return Vec::new();
     };
+    if rules.pinned(state, act.leader).is_some() {
+        return Vec::new();
+    }
     let lc = state.leaders[act.leader].counter as usize;
     act.remaining
         .iter()

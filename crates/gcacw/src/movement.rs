@@ -41,6 +41,8 @@ pub struct MoveContext {
     pub fords_closed: bool,
     /// Standing Union forts, which Confederate units may not enter (HSN-A 8.0).
     pub forts: Vec<Hex>,
+    /// Hexes a scenario rule bars the marcher from, by map index (empty: none).
+    pub barred: Vec<bool>,
 }
 
 impl MoveContext {
@@ -64,6 +66,7 @@ impl MoveContext {
             forts: crate::combat::forts_in_play(rules, state).undestroyed,
             fords_closed: crate::combat::unfordable(rules, state),
             wagon_bridge: 0,
+            barred: Vec::new(),
         };
         let id = rules.unit_id(state, u);
         for r in rules.scenario().rules() {
@@ -72,6 +75,14 @@ impl MoveContext {
                     ctx.confined = Some(counties.clone());
                 }
                 RuleKind::WagonBridgeCost { extra } => ctx.wagon_bridge = u16::from(*extra),
+                RuleKind::Barred { counters, .. } if ctx.barred.is_empty() && counters.iter().any(|c| c == id) => {
+                    ctx.barred = vec![false; n];
+                    for h in map.hexes() {
+                        if let Some(i) = map.index(h) {
+                            ctx.barred[i] = rules.barred(state, u, h, false).is_some();
+                        }
+                    }
+                }
                 _ => {}
             }
         }
@@ -153,6 +164,9 @@ pub fn step(
         if !map.county(to).is_some_and(|c| counties.iter().any(|k| k == c)) {
             return None;
         }
+    }
+    if map.index(to).is_some_and(|i| ctx.barred.get(i).copied().unwrap_or(false)) {
+        return None;
     }
     let side = map.hexside(from, to);
     if side.contains(Hexside::ALL_WATER) {

@@ -186,6 +186,8 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | Forts
                 | DeathOfCleburne { .. }
                 | Blockhouses
+                | HarpethStrip { .. }
+                | Barred { .. }
                 | BlockhouseAttacks
                 | BlockhouseTable(_)
         );

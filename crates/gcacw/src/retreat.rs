@@ -280,8 +280,16 @@ pub fn take_step(rules: &Gcacw, state: &mut State, r: &mut Retreat, to: Hex) -> 
     Some(Progress::Going)
 }
 
-/// The stack has nowhere legal to go: every unit surrenders and is eliminated (GCACW 7.6).
+/// The stack has nowhere legal to go: every unit surrenders and is eliminated (GCACW 7.6). A
+/// Union stack forced into the closed strip south of the Harpeth (HSN Sc 7 Common Movement
+/// Restriction) is instead out of play: removed with no Manpower loss, so no VP. (Confederate
+/// units forced there are eliminated and their loss scores, which is a surrender.)
 pub fn surrender(rules: &Gcacw, state: &mut State, r: &Retreat) {
+    if forced_into_strip(rules, r) {
+        let what = "is forced into the closed area south of the Harpeth (out of play for the Union)";
+        remove_from_game(rules, state, &r.units, what, "HSN Sc 7 Common Movement Restriction");
+        return;
+    }
     for &u in &r.units {
         if state.units[u].hex.is_some() {
             let left = state.units[u].manpower;
@@ -292,6 +300,22 @@ pub fn surrender(rules: &Gcacw, state: &mut State, r: &Retreat) {
             rules.lose_manpower(state, u, left, LossCause::Retreat, "surrender", "GCACW 7.6");
         }
     }
+}
+
+/// Whether a Union stack stands next to a hex of the HSN Sc 7 closed strip that is no closer to
+/// the enemy: the strip is what stops its retreat.
+fn forced_into_strip(rules: &Gcacw, r: &Retreat) -> bool {
+    let strip = rules.scenario().rules().find_map(|k| match k {
+        crate::scenario::RuleKind::HarpethStrip { rows_at_most } => Some(*rows_at_most),
+        _ => None,
+    });
+    let Some(rows) = strip else { return false };
+    let at = r.at();
+    r.side == Side::Union
+        && rules
+            .map()
+            .neighbors(at)
+            .any(|(_, n)| n.row <= rows && rules.south_of_harpeth(n) && n.distance(r.enemy) >= at.distance(r.enemy))
 }
 
 /// The decision of the next retreat hex (or stopping).
@@ -378,27 +402,29 @@ pub fn off_map_choice(rules: &Gcacw, state: &State, r: &Retreat) -> Option<Choic
 /// on the map stand. The caller checks [`off_map_allowed`] first.
 pub fn leave_map(rules: &Gcacw, state: &mut State, r: &Retreat) -> Progress {
     let from = rules.map().label(r.at());
-    for &u in &r.units {
+    remove_from_game(rules, state, &r.units, &format!("retreats off the map from {from}"), "HSN Sc 8 Map Edge");
+    Progress::Over
+}
+
+/// Removes retreating units and the leaders with them from the game with no Manpower loss.
+fn remove_from_game(rules: &Gcacw, state: &mut State, units: &[usize], what: &str, rule: &str) {
+    for &u in units {
         if state.units[u].hex.is_none() {
             continue;
         }
         state.units[u].hex = None;
         state.units[u].eliminated = true;
         state.units[u].entrenchment = None;
-        state.note(
-            format!("{} retreats off the map from {from} and is removed from the game.", rules.unit_name(state, u)),
-            Some("HSN Sc 8 Map Edge"),
-        );
+        state.note(format!("{} {what} and is removed from the game.", rules.unit_name(state, u)), Some(rule));
         for l in 0..state.leaders.len() {
             if state.leaders[l].with == Some(u) {
                 state.leaders[l].with = None;
                 let name = rules.leader_counter(state, l).name.clone();
-                state.note(format!("{name} leaves the map with it."), Some("HSN Sc 8 Map Edge"));
+                state.note(format!("{name} goes with it."), Some(rule));
             }
         }
     }
     let occupied: std::collections::BTreeSet<Hex> = state.units.iter().filter_map(|u| u.hex).collect();
     state.flanks_refused.retain(|h| occupied.contains(h));
     crate::victory::observe(rules, state);
-    Progress::Over
 }

@@ -11,7 +11,7 @@ use caisson_kernel::{Describe, LogEntry, Pending, RuleError, Rules};
 use crate::catalog::{Catalog, Counter, CounterType, Kind};
 use crate::charts::{Charts, Half};
 use crate::data::GameData;
-use crate::scenario::{Release, RuleKind, Scenario};
+use crate::scenario::{Release, RuleKind, Scenario, SpecialRule};
 use crate::state::{Leader, Loss, LossCause, Stage, State, Unit};
 use crate::zoc::{self, Zoc};
 use crate::Side;
@@ -53,6 +53,21 @@ pub struct Gcacw {
     pub(crate) leader_of: Vec<Option<usize>>,
     /// Hexes south of the Duck River (HSN-B 2.2 wagon modifier), indexed by map index.
     pub(crate) south_of_duck: Vec<bool>,
+    /// Hexes south of the Harpeth River (HSN Sc 7), indexed by map index; see
+    /// [`south_of_harpeth`].
+    pub(crate) south_of_harpeth: Vec<bool>,
+}
+
+/// The hexes south of the Harpeth River (HSN Sc 7 movement restrictions): those joined to the
+/// south edge without crossing it. The river rises inside the map (4126), so east of its source
+/// the boundary goes on along the line between hexrows 41XX and 42XX to the east edge (ruling R41
+/// in docs/rulings.md).
+fn south_of_harpeth(map: &caisson_hexmap::Map) -> Vec<bool> {
+    const SOURCE_ROW: i16 = 26;
+    const LAST_SOUTH_COL: i16 = 41;
+    map.side_of_within("Harpeth River", Hex::new(1, 1), |a, b| {
+        !(a.row >= SOURCE_ROW && b.row >= SOURCE_ROW && (a.col <= LAST_SOUTH_COL) != (b.col <= LAST_SOUTH_COL))
+    })
 }
 
 impl Gcacw {
@@ -110,6 +125,7 @@ impl Gcacw {
         }
         let mut rules = Gcacw {
             south_of_duck: data.map.side_of("Duck River", Hex::new(1, 11)),
+            south_of_harpeth: south_of_harpeth(&data.map),
             data: data.clone(),
             scenario: si,
             settings,
@@ -458,8 +474,85 @@ impl Gcacw {
             RuleKind::ProhibitedRadius { side: s, centers, radius } => {
                 *s == side && centers.iter().any(|c| c.distance(hex) <= *radius)
             }
+            RuleKind::HarpethStrip { rows_at_most } => hex.row <= *rows_at_most && self.south_of_harpeth(hex),
             _ => false,
         })
+    }
+
+    /// Whether a hex is south of the Harpeth River (HSN Sc 7; see [`south_of_harpeth`]).
+    #[must_use]
+    pub fn south_of_harpeth(&self, hex: Hex) -> bool {
+        self.map().index(hex).is_some_and(|i| self.south_of_harpeth.get(i).copied().unwrap_or(false))
+    }
+
+    /// The flag that records the lifting of a [`RuleKind::Barred`] rule for a counter.
+    fn barred_flag(counter: &str) -> String {
+        format!("released/{counter}")
+    }
+
+    /// The scenario rule that bars unit `u` from entering `hex` now (or, with
+    /// `attack`, from attacking into it), if any (HSN Sc 7 movement restrictions).
+    #[must_use]
+    pub fn barred(&self, state: &State, u: usize, hex: Hex, attack: bool) -> Option<&SpecialRule> {
+        let id = self.unit_id(state, u);
+        let county = self.map().county(hex);
+        let south_of_duck = self.map().index(hex).is_some_and(|i| self.south_of_duck[i]);
+        self.scenario().special_rule.iter().find(|r| match &r.kind {
+            RuleKind::Barred {
+                counters,
+                counties,
+                counties_north_of_duck,
+                south_of_harpeth,
+                attacks,
+                turns,
+                until_hex,
+                ..
+            } if counters.iter().any(|c| c == id)
+                && (!attack || *attacks)
+                && (turns.is_empty() || turns.contains(&state.turn))
+                && (until_hex.is_none() || !state.flags.contains_key(&Self::barred_flag(id))) =>
+            {
+                county.is_some_and(|c| counties.iter().any(|k| k == c))
+                    || (!south_of_duck && county.is_some_and(|c| counties_north_of_duck.iter().any(|k| k == c)))
+                    || (*south_of_harpeth && self.south_of_harpeth(hex))
+            }
+            _ => false,
+        })
+    }
+
+    /// The [`RuleKind::Barred`] rule pinning leader `l` to its unit now, if any: such a leader may
+    /// not transfer (HSN Sc 7 Forrest and Ross).
+    #[must_use]
+    pub fn pinned(&self, state: &State, l: usize) -> Option<&SpecialRule> {
+        let leader = &self.leader_counter(state, l).id;
+        self.scenario().special_rule.iter().find(|r| match &r.kind {
+            RuleKind::Barred { counters, leaders, .. } => {
+                leaders.contains(leader) && !counters.iter().any(|c| state.flags.contains_key(&Self::barred_flag(c)))
+            }
+            _ => false,
+        })
+    }
+
+    /// Lifts the [`RuleKind::Barred`] rules whose release hex unit `u` has just entered.
+    fn lift_bars(&self, state: &mut State, u: usize, to: Hex) {
+        let id = self.unit_id(state, u).to_string();
+        for r in &self.scenario().special_rule {
+            let RuleKind::Barred { counters, until_hex: Some(h), .. } = &r.kind else { continue };
+            if *h == to && counters.contains(&id) && !state.flags.contains_key(&Self::barred_flag(&id)) {
+                for c in counters {
+                    state.flags.insert(Self::barred_flag(c), i32::from(state.turn));
+                }
+                state.note(
+                    format!(
+                        "{} enters {}: the rule \"{}\" is lifted.",
+                        self.unit_name(state, u),
+                        self.map().label(to),
+                        r.title
+                    ),
+                    Some(&r.source),
+                );
+            }
+        }
     }
 
     /// Whether a unit stands in a redoubt it benefits from: in HSN only Union units do
@@ -480,6 +573,7 @@ impl Gcacw {
         }
         state.units[u].hex = Some(to);
         tidy_flanks(state);
+        self.lift_bars(state, u, to);
         crate::victory::observe(self, state);
     }
 
@@ -503,6 +597,15 @@ impl Gcacw {
                 continue;
             }
             let lc = state.leaders[l].counter as usize;
+            if let Some(rule) = self.pinned(state, l) {
+                state.leaders[l].with = None;
+                let name = self.catalog().get(lc).name.clone();
+                state.note(
+                    format!("{name} is removed from the game with his unit ({}).", rule.title),
+                    Some(&rule.source),
+                );
+                continue;
+            }
             let best = self
                 .on_map(state)
                 .filter(|&(v, _)| self.may_attach_counter(lc, state.units[v].counter as usize))

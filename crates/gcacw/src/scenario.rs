@@ -409,6 +409,42 @@ pub enum RuleKind {
         /// The counter that replaces it.
         replacement: String,
     },
+    /// Low hexrows south of the Harpeth River are closed to both sides (HSN Sc 7 Common Movement
+    /// Restriction): off the map for Confederates, out of play for Union units. Read by
+    /// `Gcacw::prohibited` and `retreat::surrender`.
+    HarpethStrip {
+        /// Hexes whose row (`YY`) is at most this.
+        rows_at_most: i16,
+    },
+    /// Counters barred from an area (HSN Sc 7 Union and Confederate Movement Restrictions):
+    /// they may not enter it in a march, nor attack into it when `attacks` says so, on `turns`
+    /// (empty: every turn) until one of them enters `until_hex`. `leaders` stay attached to them
+    /// meanwhile, and leave the game if their unit is eliminated first. Read by `Gcacw::barred`.
+    Barred {
+        /// The units.
+        counters: Vec<String>,
+        /// Leaders pinned to them until release.
+        #[serde(default)]
+        leaders: Vec<String>,
+        /// Whole counties barred.
+        #[serde(default)]
+        counties: Vec<String>,
+        /// Counties barred north of the Duck River only.
+        #[serde(default)]
+        counties_north_of_duck: Vec<String>,
+        /// Everything south of the Harpeth River is barred.
+        #[serde(default)]
+        south_of_harpeth: bool,
+        /// Attacks into the area are barred too.
+        #[serde(default)]
+        attacks: bool,
+        /// Turns the bar holds (empty: all).
+        #[serde(default)]
+        turns: Vec<u16>,
+        /// Entering this hex lifts the bar.
+        #[serde(default)]
+        until_hex: Option<Hex>,
+    },
     /// Union blockhouse markers (HSN Sc 5): placed by the set-up's `blockhouse` markers; no ZOC,
     /// no values, no effect on movement, retreat or command radius. Read by `blockhouse::standing`.
     Blockhouses,

@@ -664,11 +664,15 @@ fn flank_edge_woods_and_river_gcacw_7_4() {
     assert_eq!(edge.covered.as_deref(), Some("(e) off the map"));
     assert!(edge.reduces.is_none());
     // 4502 is covered by Brown's and Bate's (restricted) zones, and lies across the river from
-    // 4601 on the reconstructed map: it lowers the bonus once, by (b) or (d).
+    // 4601 on the reconstructed map: it lowers the bonus once, by (b) or (d). Bate's own hex,
+    // 4501, is across the Harpeth from 4601 too (the river leaves the map there): a second
+    // reduction, and the basic +2 is gone.
     let woods = a.flank.hexes.iter().find(|x| x.hex == h(4502)).expect("4502");
     assert!(woods.covered.is_some());
     assert!(woods.reduces.is_some(), "{woods:?}");
-    assert_eq!((a.flank.covered, a.flank.basic, a.flank.reduction, a.flank.final_bonus), (5, 2, 1, 1));
+    let bate = a.flank.hexes.iter().find(|x| x.hex == h(4501)).expect("4501");
+    assert!(bate.reduces.is_some(), "{bate:?}");
+    assert_eq!((a.flank.covered, a.flank.basic, a.flank.reduction, a.flank.final_bonus), (5, 2, 2, 0));
 
     // The combat example with a river (no crossing) between 4610 and 4710: six covered, one
     // reduced: +3.

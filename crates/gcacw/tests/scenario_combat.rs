@@ -374,8 +374,10 @@ fn unfordable_rivers_close_fords_to_movement_and_zoc_hsn_sc7() {
                 && !s.intersects(Hexside::BRIDGE)
                 && rules.occupant(&state, h).is_none()
                 && rules.occupant(&state, n).is_none()
+                && !rules.prohibited(caisson_gcacw::Side::Union, h)
+                && !rules.prohibited(caisson_gcacw::Side::Union, n)
         })
-        .expect("a ford on the map");
+        .expect("a ford on the map, outside the closed strip south of the Harpeth");
     let u = (0..state.units.len())
         .find(|&u| rules.unit_side(&state, u) == caisson_gcacw::Side::Union && state.units[u].hex.is_some())
         .expect("a Union unit");

@@ -252,6 +252,14 @@ impl Map {
     /// of its hexsides (e.g. the hexes south of the Duck River, from a hex on the south edge).
     #[must_use]
     pub fn side_of(&self, feature: &str, from: Hex) -> Vec<bool> {
+        self.side_of_within(feature, from, |_, _| true)
+    }
+
+    /// As [`Map::side_of`], crossing only the hexsides `open(a, b)` allows besides: a boundary
+    /// the feature alone does not close (e.g. a river that rises inside the map, extended by a
+    /// ruling) can be drawn by the caller.
+    #[must_use]
+    pub fn side_of_within(&self, feature: &str, from: Hex, open: impl Fn(Hex, Hex) -> bool) -> Vec<bool> {
         let sides = self.named_hexsides(feature);
         let mut inside = vec![false; self.index_len()];
         let mut stack = vec![from];
@@ -262,7 +270,7 @@ impl Map {
             }
             inside[i] = true;
             for (_, n) in self.neighbors(h) {
-                if !sides.iter().any(|&(a, b)| (a, b) == (h, n) || (b, a) == (h, n)) {
+                if open(h, n) && !sides.iter().any(|&(a, b)| (a, b) == (h, n) || (b, a) == (h, n)) {
                     stack.push(n);
                 }
             }

@@ -143,6 +143,7 @@ pub fn legal_targets(rules: &Gcacw, state: &State, u: usize, from: Hex, started_
                 || (side == Side::Confederate && fort_values(rules, forts, n).is_some())
         })
         .filter(|&n| attack_restriction(rules, state, side, from, n, started_here).is_none())
+        .filter(|&n| rules.barred(state, u, n, true).is_none())
         .collect();
     out.sort();
     out
