@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use caisson_hexmap::Map;
+use caisson_hexmap::{Hex, Map};
 use caisson_kernel::data::{read, DataError};
 
 use crate::catalog::Catalog;
@@ -24,6 +24,41 @@ pub struct GameData {
     pub catalog: Catalog,
     /// Scenarios in order.
     pub scenarios: Vec<Scenario>,
+    /// Map regions the rules ask about often, computed once.
+    pub regions: Regions,
+}
+
+/// Map regions bounded by rivers, by map index, computed once when the data loads (a flood fill
+/// over the whole map is too slow for every view and every new game).
+#[derive(Clone, Debug, Default)]
+pub struct Regions {
+    /// Hexes south of the Duck River (HSN-B 2.2 wagons; victory conditions).
+    pub south_of_duck: Vec<bool>,
+    /// Hexes south of the Harpeth River (HSN Sc 7; ruling R41).
+    pub south_of_harpeth: Vec<bool>,
+}
+
+impl Regions {
+    /// A hex on the south edge, south of both rivers.
+    const SOUTH_EDGE: Hex = Hex::new(1, 11);
+
+    /// The regions of a map.
+    #[must_use]
+    pub fn of(map: &Map) -> Regions {
+        Regions { south_of_duck: map.side_of("Duck River", Self::SOUTH_EDGE), south_of_harpeth: south_of_harpeth(map) }
+    }
+}
+
+/// The hexes south of the Harpeth River (HSN Sc 7 movement restrictions): those joined to the
+/// south edge without crossing it. The river rises inside the map (4126), so east of its source
+/// the boundary goes on along the line between hexrows 41XX and 42XX to the east edge (ruling R41
+/// in docs/rulings.md).
+fn south_of_harpeth(map: &Map) -> Vec<bool> {
+    const SOURCE_ROW: i16 = 26;
+    const LAST_SOUTH_COL: i16 = 41;
+    map.side_of_within("Harpeth River", Regions::SOUTH_EDGE, |a, b| {
+        !(a.row >= SOURCE_ROW && b.row >= SOURCE_ROW && (a.col <= LAST_SOUTH_COL) != (b.col <= LAST_SOUTH_COL))
+    })
 }
 
 /// The Hood Strikes North scenario files, in order.
@@ -50,7 +85,8 @@ impl GameData {
             let p = dir.join("scenarios").join(format!("{id}.toml"));
             scenarios.push(Scenario::parse(&read(&p)?, &p.display().to_string(), &catalog, &map)?);
         }
-        Ok(GameData { id: game.to_string(), map, charts, catalog, scenarios })
+        let regions = Regions::of(&map);
+        Ok(GameData { id: game.to_string(), map, charts, catalog, scenarios, regions })
     }
 
     /// The data directory built into this program's source tree.

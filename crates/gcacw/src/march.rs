@@ -163,7 +163,7 @@ pub fn extended_request(rules: &Gcacw, state: &State, march: &March) -> RollRequ
         _ => {}
     }
     if rules.unit_type(state, u) == CounterType::Wagon {
-        let south = unit.hex.and_then(|h| rules.map().index(h)).is_some_and(|i| rules.south_of_duck[i]);
+        let south = unit.hex.is_some_and(|h| rules.south_of_duck(h));
         if !south {
             modifiers.push(Modifier::new("wagon train north of the Duck River", 1, "HSN-B 2.2"));
         }

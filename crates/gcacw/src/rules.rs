@@ -51,23 +51,6 @@ pub struct Gcacw {
     pub(crate) unit_of: Vec<Option<usize>>,
     /// Leader index in the state of each catalog counter.
     pub(crate) leader_of: Vec<Option<usize>>,
-    /// Hexes south of the Duck River (HSN-B 2.2 wagon modifier), indexed by map index.
-    pub(crate) south_of_duck: Vec<bool>,
-    /// Hexes south of the Harpeth River (HSN Sc 7), indexed by map index; see
-    /// [`south_of_harpeth`].
-    pub(crate) south_of_harpeth: Vec<bool>,
-}
-
-/// The hexes south of the Harpeth River (HSN Sc 7 movement restrictions): those joined to the
-/// south edge without crossing it. The river rises inside the map (4126), so east of its source
-/// the boundary goes on along the line between hexrows 41XX and 42XX to the east edge (ruling R41
-/// in docs/rulings.md).
-fn south_of_harpeth(map: &caisson_hexmap::Map) -> Vec<bool> {
-    const SOURCE_ROW: i16 = 26;
-    const LAST_SOUTH_COL: i16 = 41;
-    map.side_of_within("Harpeth River", Hex::new(1, 1), |a, b| {
-        !(a.row >= SOURCE_ROW && b.row >= SOURCE_ROW && (a.col <= LAST_SOUTH_COL) != (b.col <= LAST_SOUTH_COL))
-    })
 }
 
 impl Gcacw {
@@ -123,15 +106,7 @@ impl Gcacw {
                 }
             }
         }
-        let mut rules = Gcacw {
-            south_of_duck: data.map.side_of("Duck River", Hex::new(1, 11)),
-            south_of_harpeth: south_of_harpeth(&data.map),
-            data: data.clone(),
-            scenario: si,
-            settings,
-            unit_of,
-            leader_of: Vec::new(),
-        };
+        let mut rules = Gcacw { data: data.clone(), scenario: si, settings, unit_of, leader_of: Vec::new() };
         for (ci, hex) in pending_leaders {
             let with = units
                 .iter()
@@ -479,10 +454,16 @@ impl Gcacw {
         })
     }
 
+    /// Whether a hex is south of the Duck River.
+    #[must_use]
+    pub fn south_of_duck(&self, hex: Hex) -> bool {
+        self.map().index(hex).is_some_and(|i| self.data.regions.south_of_duck.get(i).copied().unwrap_or(false))
+    }
+
     /// Whether a hex is south of the Harpeth River (HSN Sc 7; see [`south_of_harpeth`]).
     #[must_use]
     pub fn south_of_harpeth(&self, hex: Hex) -> bool {
-        self.map().index(hex).is_some_and(|i| self.south_of_harpeth.get(i).copied().unwrap_or(false))
+        self.map().index(hex).is_some_and(|i| self.data.regions.south_of_harpeth.get(i).copied().unwrap_or(false))
     }
 
     /// The flag that records the lifting of a [`RuleKind::Barred`] rule for a counter.
@@ -496,7 +477,7 @@ impl Gcacw {
     pub fn barred(&self, state: &State, u: usize, hex: Hex, attack: bool) -> Option<&SpecialRule> {
         let id = self.unit_id(state, u);
         let county = self.map().county(hex);
-        let south_of_duck = self.map().index(hex).is_some_and(|i| self.south_of_duck[i]);
+        let south_of_duck = self.south_of_duck(hex);
         self.scenario().special_rule.iter().find(|r| match &r.kind {
             RuleKind::Barred {
                 counters,

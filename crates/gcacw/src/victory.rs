@@ -70,8 +70,6 @@ const SALEM: Hex = Hex::new(47, 30);
 const CATALPA: Hex = Hex::new(50, 28);
 const LYNNVILLE: Hex = Hex::new(4, 23);
 const COLORED_CHURCH: Hex = Hex::new(3, 24);
-/// A hex south of the Duck River, to find that side of the river (docs/rulings.md R19).
-const SOUTH_OF_DUCK: Hex = Hex::new(1, 11);
 
 // ----- flags ---------------------------------------------------------------------------------
 
@@ -821,11 +819,9 @@ fn evaluate(
         }
         (1, "cavalry-north-of-duck") => {
             // ½ per brigade, rounded up on the total (digest T10: 3 brigades → 1½ → 2).
-            let south = rules.map().side_of("Duck River", SOUTH_OF_DUCK);
-            let map = rules.map();
             let north: Vec<usize> =
                 units_of(rules, state, confederate.ty(CounterType::Cavalry).brigades().undemoralized())
-                    .filter(|&(_, h)| map.index(h).is_some_and(|i| !south[i]))
+                    .filter(|&(_, h)| !rules.south_of_duck(h))
                     .map(|(u, _)| u)
                     .collect();
             let raw = per * north.len() as f64;
@@ -989,10 +985,9 @@ fn evaluate(
 
         // ---- Sc 7: Hood's Retreat ----
         (7, "division-south-of-duck") => {
-            let south = rules.map().side_of("Duck River", SOUTH_OF_DUCK);
             let map = rules.map();
             let home: Vec<usize> = units_of(rules, state, confederate.ty(CounterType::Infantry).divisions())
-                .filter(|&(_, h)| map.county(h) == Some("Maury") && map.index(h).is_some_and(|i| south[i]))
+                .filter(|&(_, h)| map.county(h) == Some("Maury") && rules.south_of_duck(h))
                 .map(|(u, _)| u)
                 .collect();
             per_unit(per, &home, rules, state, "Confederate infantry divisions in Maury County south of the Duck")
