@@ -297,7 +297,7 @@ pub fn apply_roll(rules: &Gcacw, state: &mut State, req: &RollRequest, dice: &[u
                 dice: Vec::new(),
                 results: Some(("-".into(), "a".into())),
                 extra_loss: 0,
-                step: Step::Advance,
+                step: Step::Advance { reattached: Vec::new() },
             }),
         };
         return;

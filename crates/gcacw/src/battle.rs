@@ -46,8 +46,12 @@ pub enum Step {
         /// Points still to take.
         left: u8,
     },
-    /// The attacker may advance into the vacated hex.
-    Advance,
+    /// The attacker may advance into the vacated hex; before a unit advances, a leader in its hex
+    /// may attach to it (GCACW 6.3, 7.6), once per leader.
+    Advance {
+        /// Leaders already reattached in this advance.
+        reattached: Vec<usize>,
+    },
 }
 
 /// What brought the combat about.
@@ -344,7 +348,7 @@ pub fn decision(rules: &Gcacw, state: &State, b: &Battle) -> Option<Decision> {
                 options,
             )
         }
-        Step::Advance => {
+        Step::Advance { reattached } => {
             let mut options: Vec<Choice> = b
                 .attackers
                 .iter()
@@ -356,6 +360,16 @@ pub fn decision(rules: &Gcacw, state: &State, b: &Battle) -> Option<Decision> {
                     )
                 })
                 .collect();
+            for (l, u) in reattachments(rules, state, b, reattached) {
+                options.push(Choice::new(
+                    format!("attach:{}:{}", rules.leader_counter(state, l).id, rules.unit_id(state, u)),
+                    format!(
+                        "Before the advance, attach {} to {}",
+                        rules.leader_counter(state, l).name,
+                        rules.unit_name(state, u)
+                    ),
+                ));
+            }
             options.push(Choice::new("hold", "No more advance"));
             (b.attacker, "advance", "Advance after combat? (GCACW 7.6)".to_string(), options)
         }
@@ -607,9 +621,28 @@ pub fn choose(rules: &Gcacw, state: &mut State, mut b: Battle, option: &str) -> 
                 state.stage = Stage::Battle { battle: Box::new(b) };
             }
         }
-        Step::Advance => {
+        Step::Advance { reattached } => {
             if option == "hold" {
                 finish(rules, state, b);
+            } else if let Some(rest) = option.strip_prefix("attach:") {
+                let (lid, uid) = rest.split_once(':')?;
+                let (l, u) = (rules.leader_by_id(lid)?, rules.unit_by_id(uid)?);
+                if !reattachments(rules, state, &b, &reattached).contains(&(l, u)) {
+                    return None;
+                }
+                state.leaders[l].with = Some(u);
+                state.note(
+                    format!(
+                        "{} attaches to {} before the advance.",
+                        rules.leader_counter(state, l).name,
+                        rules.unit_name(state, u)
+                    ),
+                    Some("GCACW 6.3, 7.6"),
+                );
+                let mut reattached = reattached;
+                reattached.push(l);
+                b.step = Step::Advance { reattached };
+                state.stage = Stage::Battle { battle: Box::new(b) };
             } else {
                 let u = rules.unit_by_id(option.strip_prefix("advance:")?)?;
                 let from = state.units[u].hex?;
@@ -636,6 +669,28 @@ pub fn choose(rules: &Gcacw, state: &mut State, mut b: Battle, option: &str) -> 
         Step::Dice => return None,
     }
     Some(())
+}
+
+/// Leaders who may attach to an attacking unit of their hex that has not yet advanced (GCACW 6.3
+/// exception, 7.6): subordinate to it, not already with it, not reattached in this advance, and not
+/// pinned to their unit by a scenario rule.
+fn reattachments(rules: &Gcacw, state: &State, b: &Battle, reattached: &[usize]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for &u in &b.attackers {
+        let Some(hex) = state.units[u].hex.filter(|&h| h != b.target) else { continue };
+        for l in 0..state.leaders.len() {
+            let ok = !reattached.contains(&l)
+                && state.leaders[l].with.is_some_and(|w| w != u)
+                && rules.leader_hex(state, l) == Some(hex)
+                && rules.leader_counter(state, l).side == b.attacker
+                && rules.may_attach_counter(state.leaders[l].counter as usize, state.units[u].counter as usize)
+                && rules.pinned(state, l).is_none();
+            if ok {
+                out.push((l, u));
+            }
+        }
+    }
+    out
 }
 
 fn attacker_result(rules: &Gcacw, state: &mut State, mut b: Battle) {
@@ -669,7 +724,7 @@ fn after_attacker_loss(rules: &Gcacw, state: &mut State, mut b: Battle) {
     b.attackers = alive(state, &b.attackers);
     let vacated = rules.occupant(state, b.target) != Some(b.attacker.enemy());
     if r.advance && vacated && !b.attackers.is_empty() {
-        b.step = Step::Advance;
+        b.step = Step::Advance { reattached: Vec::new() };
         state.stage = Stage::Battle { battle: Box::new(b) };
     } else {
         finish(rules, state, b);

@@ -292,3 +292,46 @@ fn cavalry_retreat_before_an_assault_gcacw_7_7() {
     choose(&mut g, "advance:wagner");
     assert_eq!(g.state().units[wagner].hex, Some(h("4510")));
 }
+
+/// GCACW 6.3 (exception) and 7.6: before the advance, a leader may attach to another subordinate
+/// unit of his hex and advance with it, once; the unit he leaves behind stays.
+#[test]
+fn leader_reattaches_before_the_advance_gcacw_7_6() {
+    let g = example();
+    let (rules, mut state) = (g.rules().clone(), g.state().clone());
+    let wagner = rules.unit_by_id("wagner").expect("wagner");
+    let kimball = rules.unit_by_id("kimball").expect("kimball");
+    let brown = rules.unit_by_id("brown").expect("brown");
+    state.units[brown].hex = Some(h("4613"));
+    state.units[kimball].hex = Some(h("4610"));
+    (state.units[kimball].manpower, state.units[kimball].fatigue) = (6, 1);
+    let stanley = rules.leader_by_id("stanley").expect("stanley");
+    state.leaders[stanley].with = Some(wagner);
+    state.automatic = vec![Side::Union];
+    caisson_gcacw::sequence::next_action_phase(&rules, &mut state);
+    let mut g = Game::new(rules, state, g.setup().clone());
+    choose(&mut g, "assault:stanley");
+    choose(&mut g, "add:wagner");
+    choose(&mut g, "add:kimball");
+    choose(&mut g, "done");
+    choose(&mut g, "target:4510");
+    choose(&mut g, "cavalry-retreat:4510");
+    choose(&mut g, "die:3");
+    for _ in 0..4 {
+        let next = options(&g)
+            .into_iter()
+            .filter_map(|o| o.strip_prefix("retreat:").map(|x| x.parse::<Hex>().expect("hex")))
+            .max_by_key(|x| x.distance(h("4610")))
+            .expect("a retreat hex");
+        choose(&mut g, &format!("retreat:{next}"));
+    }
+    choose(&mut g, "stop");
+    choose(&mut g, "die:1"); // the command roll
+    assert!(options(&g).contains(&"attach:stanley:kimball".to_string()), "{:?}", options(&g));
+    choose(&mut g, "attach:stanley:kimball");
+    assert!(!options(&g).iter().any(|o| o.starts_with("attach:stanley")), "once per advance: {:?}", options(&g));
+    choose(&mut g, "advance:kimball");
+    let stanley_hex = g.rules().leader_hex(g.state(), stanley);
+    assert_eq!(stanley_hex, Some(h("4510")), "Stanley advanced with Kimball");
+    assert_eq!(g.state().units[wagner].hex, Some(h("4610")));
+}
