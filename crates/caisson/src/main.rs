@@ -511,7 +511,7 @@ mod gcacw_charts {
     use caisson::charts::{signed, Block, Cell, Chart, ChartInfo, Column, CombatQuery, CombatReading, CombatSide};
     use caisson_gcacw::charts::{AttackType, CavalryRetreatCondition, CombatResult, Half, MaxSituation, Mover};
     use caisson_gcacw::charts::{Charts, Route, RouteNeed, HSN_MAX_MANPOWER};
-    use caisson_gcacw::data::GameData;
+    use caisson_gcacw::data::DataDir;
     use caisson_gcacw::registry;
     use caisson_gcacw::Side;
     use caisson_hexmap::Terrain;
@@ -681,8 +681,9 @@ mod gcacw_charts {
         struct Head {
             source: String,
         }
-        let path = GameData::builtin_dir().join("gcacw/charts").join(def.file);
-        let head: Head = caisson_kernel::data::load_toml(&path).map_err(|e| e.to_string())?;
+        let file = DataDir::builtin().join("gcacw/charts").join(def.file);
+        let text = file.read().map_err(|e| e.to_string())?;
+        let head: Head = caisson_kernel::data::parse_toml(&text, &file.display()).map_err(|e| e.to_string())?;
         Ok(head.source.trim().to_string())
     }
 

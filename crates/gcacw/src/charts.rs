@@ -22,8 +22,8 @@
 //! | `cavalry-retreat.toml` | Cavalry Retreat Table | GCACW 7.7 |
 //! | `retreat.toml` | Retreat Charts 1 and 2 | GCACW 7.6 |
 
+use crate::data::DataDir;
 use std::ops::Range;
-use std::path::Path;
 
 use caisson_hexmap::Terrain;
 use caisson_kernel::data::{self, DataError};
@@ -73,7 +73,7 @@ impl Charts {
     /// # Errors
     /// A file that cannot be read, does not parse (unknown keys included), or breaks one of
     /// those checks; the error names the file and, where there is one, the line.
-    pub fn load(dir: &Path) -> Result<Charts, DataError> {
+    pub fn load(dir: &DataDir) -> Result<Charts, DataError> {
         let mut notes = Vec::new();
         let terrain = movement::TerrainChart::load(dir, &mut notes)?;
         let occupied = movement::OccupiedChart::load(dir, &mut notes)?;
@@ -124,10 +124,10 @@ pub(crate) struct FileCtx {
 
 impl FileCtx {
     /// Reads and parses `dir/name`.
-    pub(crate) fn load<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<(T, FileCtx), DataError> {
+    pub(crate) fn load<T: DeserializeOwned>(dir: &DataDir, name: &str) -> Result<(T, FileCtx), DataError> {
         let path = dir.join(name);
-        let text = data::read(&path)?;
-        let file = path.display().to_string();
+        let text = path.read()?;
+        let file = path.display();
         let value = data::parse_toml(&text, &file)?;
         Ok((value, FileCtx { file, text }))
     }

@@ -38,7 +38,7 @@ static HSN: OnceLock<Result<Arc<GameData>, String>> = OnceLock::new();
 /// # Errors
 /// A data file is missing or invalid; the message names file, line and field.
 pub fn hsn() -> Result<Arc<GameData>, String> {
-    HSN.get_or_init(|| GameData::load_dir(&GameData::builtin_dir(), "hsn").map(Arc::new).map_err(|e| e.to_string()))
+    HSN.get_or_init(|| GameData::load(&crate::data::DataDir::builtin(), "hsn").map(Arc::new).map_err(|e| e.to_string()))
         .clone()
 }
 

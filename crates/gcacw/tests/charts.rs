@@ -7,6 +7,7 @@ use caisson_gcacw::charts::{
     ArtilleryModifier, AttackType, Charts, CombatResult, EmtResult, Half, MaxSituation, Mover, Parity, RetreatHex,
     Route, RouteNeed,
 };
+use caisson_gcacw::data::DataDir;
 use caisson_gcacw::Side;
 use caisson_hexmap::Terrain;
 
@@ -15,7 +16,7 @@ fn dir() -> PathBuf {
 }
 
 fn charts() -> Charts {
-    match Charts::load(&dir()) {
+    match Charts::load(&DataDir::on_disk(&dir())) {
         Ok(c) => c,
         Err(e) => panic!("charts load: {e}"),
     }
@@ -414,7 +415,7 @@ fn line_of(text: &str, needle: &str) -> usize {
 }
 
 fn load_error(dir: &Path) -> String {
-    match Charts::load(dir) {
+    match Charts::load(&DataDir::on_disk(dir)) {
         Ok(_) => panic!("a broken chart loaded"),
         Err(e) => {
             eprintln!("{e}");

@@ -32,7 +32,7 @@ fn empty(scenario: &str) -> (Gcacw, State) {
 
 /// As [`empty`], on a copy of the HSN map changed by `edit`.
 fn empty_on(scenario: &str, edit: impl FnOnce(&mut caisson_hexmap::Map)) -> (Gcacw, State) {
-    let mut data = GameData::load_dir(&GameData::builtin_dir(), "hsn").expect("HSN data loads");
+    let mut data = GameData::load(&caisson_gcacw::data::DataDir::builtin(), "hsn").expect("HSN data loads");
     edit(&mut data.map);
     let (rules, mut state) = Gcacw::new(Arc::new(data), scenario, Settings::default()).expect("scenario");
     clear(&mut state);
@@ -665,14 +665,14 @@ fn flank_edge_woods_and_river_gcacw_7_4() {
     assert!(edge.reduces.is_none());
     // 4502 is covered by Brown's and Bate's (restricted) zones, and lies across the river from
     // 4601 on the reconstructed map: it lowers the bonus once, by (b) or (d). Bate's own hex,
-    // 4501, is across the Harpeth from 4601 too (the river leaves the map there): a second
-    // reduction, and the basic +2 is gone.
+    // 4501, is across the Harpeth from 4601 too (the river leaves the map there), but at a ford:
+    // no reduction.
     let woods = a.flank.hexes.iter().find(|x| x.hex == h(4502)).expect("4502");
     assert!(woods.covered.is_some());
     assert!(woods.reduces.is_some(), "{woods:?}");
     let bate = a.flank.hexes.iter().find(|x| x.hex == h(4501)).expect("4501");
-    assert!(bate.reduces.is_some(), "{bate:?}");
-    assert_eq!((a.flank.covered, a.flank.basic, a.flank.reduction, a.flank.final_bonus), (5, 2, 2, 0));
+    assert!(bate.reduces.is_none(), "{bate:?}");
+    assert_eq!((a.flank.covered, a.flank.basic, a.flank.reduction, a.flank.final_bonus), (5, 2, 1, 1));
 
     // The combat example with a river (no crossing) between 4610 and 4710: six covered, one
     // reduced: +3.

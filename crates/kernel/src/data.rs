@@ -1,7 +1,7 @@
 //! Loading data files (charts, counters, scenarios) with errors that name file, line and field.
 //!
-//! Rules crates describe their files as serde types and load them through [`parse_toml`] or
-//! [`load_csv`]; semantic checks that come after parsing report through [`DataError::at`].
+//! Rules crates describe their files as serde types, read them with [`read`] (or from text built
+//! into the program) and parse them with [`parse_toml`] or [`parse_csv`]; semantic checks that come after parsing report through [`DataError::at`].
 
 use std::path::Path;
 
@@ -89,14 +89,6 @@ pub fn parse_toml<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Data
     })
 }
 
-/// Reads and parses a TOML file.
-///
-/// # Errors
-/// As [`read`] and [`parse_toml`].
-pub fn load_toml<T: DeserializeOwned>(path: &Path) -> Result<T, DataError> {
-    parse_toml(&read(path)?, &path.display().to_string())
-}
-
 /// Parses CSV text with a header row into records of `T`, each with its 1-based line.
 ///
 /// # Errors
@@ -130,14 +122,6 @@ pub fn parse_csv<T: DeserializeOwned>(text: &str, file: &str) -> Result<Vec<(usi
 fn csv_error(file: &str, e: &csv::Error) -> DataError {
     let line = e.position().map_or(0, |p| p.line() as usize);
     DataError::Invalid { file: file.to_string(), line: Some(line), message: e.to_string() }
-}
-
-/// Reads and parses a CSV file.
-///
-/// # Errors
-/// As [`read`] and [`parse_csv`].
-pub fn load_csv<T: DeserializeOwned>(path: &Path) -> Result<Vec<(usize, T)>, DataError> {
-    parse_csv(&read(path)?, &path.display().to_string())
 }
 
 #[cfg(test)]

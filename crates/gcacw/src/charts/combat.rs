@@ -1,9 +1,9 @@
 //! Combat charts: the Combat Chart (GCACW 7.5), the Ratio Chart and the Artillery Modifier
 //! Summary (GCACW 7.4), and the Maximum Values (GCACW 7.2).
 
+use crate::data::DataDir;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::Path;
 use std::str::FromStr;
 
 use caisson_hexmap::Terrain;
@@ -240,7 +240,7 @@ fn pick(columns: &[Column], cv: Half) -> usize {
 }
 
 impl CombatChart {
-    pub(crate) fn load(dir: &Path, notes: &mut Vec<String>) -> Result<CombatChart, DataError> {
+    pub(crate) fn load(dir: &DataDir, notes: &mut Vec<String>) -> Result<CombatChart, DataError> {
         let (f, cx): (CombatFile, _) = FileCtx::load(dir, "combat.toml")?;
         cx.check_source(&(0..0), &f.source)?;
         note(notes, "Combat Chart", "whole chart", &f.source);
@@ -326,7 +326,7 @@ struct RatioRow {
 }
 
 impl RatioChart {
-    pub(crate) fn load(dir: &Path, notes: &mut Vec<String>) -> Result<RatioChart, DataError> {
+    pub(crate) fn load(dir: &DataDir, notes: &mut Vec<String>) -> Result<RatioChart, DataError> {
         let (f, cx): (RatioFile, _) = FileCtx::load(dir, "ratio.toml")?;
         cx.check_source(&(0..0), &f.source)?;
         let mut out: Vec<Ratio> = Vec::new();
@@ -504,7 +504,7 @@ struct ArtilleryRow {
 }
 
 impl ArtilleryChart {
-    pub(crate) fn load(dir: &Path, notes: &mut Vec<String>) -> Result<ArtilleryChart, DataError> {
+    pub(crate) fn load(dir: &DataDir, notes: &mut Vec<String>) -> Result<ArtilleryChart, DataError> {
         let (f, cx): (ArtilleryFile, _) = FileCtx::load(dir, "artillery.toml")?;
         cx.check_source(&(0..0), &f.source)?;
         note(notes, "Artillery Modifier Summary", "whole table", &f.source);
@@ -638,7 +638,7 @@ struct ExtraBand {
 }
 
 impl MaximumValues {
-    pub(crate) fn load(dir: &Path, notes: &mut Vec<String>) -> Result<MaximumValues, DataError> {
+    pub(crate) fn load(dir: &DataDir, notes: &mut Vec<String>) -> Result<MaximumValues, DataError> {
         let (f, cx): (MaxFile, _) = FileCtx::load(dir, "maximum-values.toml")?;
         cx.check_source(&(0..0), &f.source)?;
         note(notes, "Maximum Values", "whole table", &f.source);

@@ -1,9 +1,9 @@
 //! March charts: the disorganized side of the Strength markers (GCACW 2.2, 7.2) and the
 //! Extended March Table (GCACW 5.1).
 
+use crate::data::DataDir;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::Path;
 use std::str::FromStr;
 
 use caisson_kernel::data::DataError;
@@ -32,7 +32,7 @@ struct StrengthRow {
 }
 
 impl StrengthChart {
-    pub(crate) fn load(dir: &Path, notes: &mut Vec<String>) -> Result<StrengthChart, DataError> {
+    pub(crate) fn load(dir: &DataDir, notes: &mut Vec<String>) -> Result<StrengthChart, DataError> {
         let (f, cx): (StrengthFile, _) = FileCtx::load(dir, "strength.toml")?;
         cx.check_source(&(0..0), &f.source)?;
         let mut values: Vec<Half> = Vec::new();
@@ -154,7 +154,7 @@ impl ExtendedMarchTable {
         }
     }
 
-    pub(crate) fn load(dir: &Path, notes: &mut Vec<String>) -> Result<ExtendedMarchTable, DataError> {
+    pub(crate) fn load(dir: &DataDir, notes: &mut Vec<String>) -> Result<ExtendedMarchTable, DataError> {
         let (f, cx): (EmtFile, _) = FileCtx::load(dir, "extended-march.toml")?;
         cx.check_source(&(0..0), &f.source)?;
         if f.lowest > f.highest {

@@ -1,9 +1,9 @@
 //! Movement charts: the Terrain Chart (GCACW 6.1, 6.2, 12.0), the friendly-occupied penalty
 //! (GCACW 6.2), attack types (GCACW 6.1, 7.4) and Movement Allowances (GCACW 5.1, 5.2).
 
+use crate::data::DataDir;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::Path;
 
 use caisson_hexmap::Terrain;
 use caisson_kernel::data::DataError;
@@ -129,7 +129,7 @@ struct RidgeRow {
 const TERRAIN_CHART: &str = "Terrain Chart";
 
 impl TerrainChart {
-    pub(crate) fn load(dir: &Path, notes: &mut Vec<String>) -> Result<TerrainChart, DataError> {
+    pub(crate) fn load(dir: &DataDir, notes: &mut Vec<String>) -> Result<TerrainChart, DataError> {
         let (f, cx): (TerrainFile, _) = FileCtx::load(dir, "terrain.toml")?;
         cx.check_source(&(0..0), &f.source)?;
         let mut rules = BTreeMap::new();
@@ -278,7 +278,7 @@ pub(crate) fn contiguous_bands(cx: &FileCtx, bands: &[Spanned<Band>], start: u16
 }
 
 impl OccupiedChart {
-    pub(crate) fn load(dir: &Path, notes: &mut Vec<String>) -> Result<OccupiedChart, DataError> {
+    pub(crate) fn load(dir: &DataDir, notes: &mut Vec<String>) -> Result<OccupiedChart, DataError> {
         let (f, cx): (OccupiedFile, _) = FileCtx::load(dir, "occupied.toml")?;
         cx.check_source(&(0..0), &f.source)?;
         let rows = contiguous_bands(&cx, &f.rows, 0)?;
@@ -371,7 +371,7 @@ struct AttackRaw {
 }
 
 impl AttackTypes {
-    pub(crate) fn load(dir: &Path, notes: &mut Vec<String>) -> Result<AttackTypes, DataError> {
+    pub(crate) fn load(dir: &DataDir, notes: &mut Vec<String>) -> Result<AttackTypes, DataError> {
         let (f, cx): (AttackFile, _) = FileCtx::load(dir, "attack-types.toml")?;
         cx.check_source(&(0..0), &f.source)?;
         let mut map = BTreeMap::new();
@@ -468,7 +468,7 @@ struct MaRow {
 }
 
 impl MovementAllowances {
-    pub(crate) fn load(dir: &Path, notes: &mut Vec<String>) -> Result<MovementAllowances, DataError> {
+    pub(crate) fn load(dir: &DataDir, notes: &mut Vec<String>) -> Result<MovementAllowances, DataError> {
         let (f, cx): (MaFile, _) = FileCtx::load(dir, "movement-allowance.toml")?;
         cx.check_source(&(0..0), &f.source)?;
         let mut map = BTreeMap::new();

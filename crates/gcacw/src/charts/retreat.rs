@@ -1,8 +1,8 @@
 //! Retreat charts: the Cavalry Retreat Table (GCACW 7.7) and Retreat Charts 1 and 2
 //! (GCACW 7.6).
 
+use crate::data::DataDir;
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use caisson_hexmap::Terrain;
 use caisson_kernel::data::DataError;
@@ -93,7 +93,7 @@ fn yes() -> bool {
 }
 
 impl CavalryRetreatTable {
-    pub(crate) fn load(dir: &Path, notes: &mut Vec<String>) -> Result<CavalryRetreatTable, DataError> {
+    pub(crate) fn load(dir: &DataDir, notes: &mut Vec<String>) -> Result<CavalryRetreatTable, DataError> {
         let (f, cx): (CavFile, _) = FileCtx::load(dir, "cavalry-retreat.toml")?;
         cx.check_source(&(0..0), &f.source)?;
         if f.divide_by == 0 {
@@ -328,7 +328,7 @@ struct RowRaw {
 }
 
 impl RetreatCharts {
-    pub(crate) fn load(dir: &Path, notes: &mut Vec<String>) -> Result<RetreatCharts, DataError> {
+    pub(crate) fn load(dir: &DataDir, notes: &mut Vec<String>) -> Result<RetreatCharts, DataError> {
         let (f, cx): (RetreatFile, _) = FileCtx::load(dir, "retreat.toml")?;
         cx.check_source(&(0..0), &f.source)?;
         let mut chart1 = None;
