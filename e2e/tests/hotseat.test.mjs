@@ -126,3 +126,20 @@ test('hot-seat: hover names the hex, the inspector lists a stack, replay is read
   await page.locator('#decision [data-option="march:rucker"]').waitFor();
   assert.deepEqual(page.errors, []);
 });
+
+test('hot-seat hsn-5: the seven Union blockhouses are drawn as markers on their hexes', async () => {
+  const r = await fetch(`${server.base}/api/games`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ scenario: 'hsn-5', mode: 'hotseat', seed: 3 }),
+  });
+  assert.equal(r.status, 201);
+  const g = await r.json();
+  const page = await newPage(browser);
+  await page.goto(`${server.base}/?game=${g.game}&token=${g.seats.table}`);
+  await page.locator('[data-marker="blockhouse"]').first().waitFor({ state: 'attached' });
+  const hexes = await page.locator('[data-marker="blockhouse"]').evaluateAll((els) => els.map((e) => e.dataset.hex));
+  assert.deepEqual(hexes.sort(), ['5328', '5424', '5512', '5514', '5519', '5523', '5610']);
+  await shot(page, 'hsn-5-blockhouses');
+  await page.close();
+});

@@ -541,7 +541,28 @@ function renderCounters(d) {
     if ([...items].some((it) => opts.has(it.id))) g.classList.add('selectable');
     groups.push(g);
   }
-  layer.replaceChildren(...groups);
+  layer.replaceChildren(...markers(d), ...groups);
+}
+
+// Game markers that are not units (HSN Sc 5 blockhouses, burned or damaged stations), drawn small
+// in the hex's upper-left corner, under the counters.
+function markers(d) {
+  const out = [];
+  const marker = (hex, label, title, cls) => {
+    const c = st.centres.get(hex);
+    if (!c) return;
+    const x = c[0] - 16;
+    const y = c[1] - 15;
+    out.push(sv('g', { class: `marker ${cls}`, 'data-marker': cls, 'data-hex': hex },
+      sv('title', {}, title),
+      sv('rect', { x, y, width: 12, height: 7, rx: 1 }),
+      sv('text', { x: x + 6, y: y + 5.3, 'text-anchor': 'middle' }, label)));
+  };
+  for (const b of d.view?.blockhouses || []) marker(String(b.hex), 'BH', `${b.name} (HSN Sc 5)`, 'blockhouse');
+  for (const s of d.view?.stations || []) {
+    if (s.mark) marker(String(s.hex), 'Stn', `Station ${s.hex}: ${s.mark}`, 'station');
+  }
+  return out;
 }
 
 function typeSymbol(type, x, y, w, h) {
