@@ -41,12 +41,17 @@ fn rows(rules: &Gcacw) -> impl Iterator<Item = &ArrivalRow> {
     rules.scenario().arrival.iter().filter(|r| r.group == GROUP)
 }
 
-/// Whether the counter of an arrival row has come on (or gone from) the map.
+/// Whether the counter of an arrival row has come on (or gone from) the map. A leader comes with
+/// the units of his set: once one of them has arrived, so has he, even if he has since been
+/// eliminated with them (GCACW 6.3) and is off the map again.
 fn arrived(rules: &Gcacw, state: &State, row: &ArrivalRow) -> bool {
-    if let Some(u) = rules.unit_by_id(&row.counter) {
-        return state.units[u].hex.is_some() || state.units[u].eliminated;
+    let unit_arrived =
+        |id: &str| rules.unit_by_id(id).map(|u| state.units[u].hex.is_some() || state.units[u].eliminated);
+    if let Some(arrived) = unit_arrived(&row.counter) {
+        return arrived;
     }
     rules.leader_by_id(&row.counter).is_some_and(|l| state.leaders[l].with.is_some())
+        || rows(rules).any(|r| r.set.is_some() && r.set == row.set && unit_arrived(&r.counter) == Some(true))
 }
 
 /// The lowest-numbered set not yet on the map.
