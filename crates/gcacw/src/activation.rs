@@ -36,7 +36,17 @@ fn of_command(rules: &Gcacw, state: &State, l: usize, u: usize) -> bool {
     if unit.ty == CounterType::Wagon && unit.side == Side::Union && rules.catalog().get(lc).side == Side::Union {
         return true;
     }
-    rules.scenario().rules().any(|r| matches!(r, RuleKind::ExtraActivator { counter, leaders } if *counter == unit.id && leaders.contains(leader_id)))
+    extra_activator(rules, lc, uc)
+}
+
+/// Whether a scenario rule lets leader counter `lc` activate unit counter `uc` outside his command
+/// (HSN Sc 2 and 3: Croxton with Hatch or R. Johnson).
+#[must_use]
+pub fn extra_activator(rules: &Gcacw, lc: usize, uc: usize) -> bool {
+    let (leader_id, unit_id) = (&rules.catalog().get(lc).id, &rules.catalog().get(uc).id);
+    rules.scenario().rules().any(
+        |r| matches!(r, RuleKind::ExtraActivator { counter, leaders } if counter == unit_id && leaders.contains(leader_id)),
+    )
 }
 
 /// Units leader `l` may select now.

@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use crate::rules::Gcacw;
 use crate::scenario::RuleKind;
-use crate::state::State;
+use crate::state::{Loss, LossCause, State};
 use crate::{sequence, Side};
 
 /// A division and the smaller units that may merge into it.
@@ -84,6 +84,11 @@ pub fn apply(rules: &Gcacw, state: &mut State, side: Side, division_id: &str) ->
     }
     state.units[d].manpower = u8::try_from(total.min(u16::from(max))).unwrap_or(max);
     state.units[d].organized = organized;
+    if total > u16::from(max) {
+        // The Manpower over the maximum is gone: the ledger keeps it, so Manpower is conserved.
+        let amount = u8::try_from(total - u16::from(max)).unwrap_or(u8::MAX);
+        state.losses.push(Loss { turn: state.turn, unit: d, amount, cause: LossCause::Consolidation });
+    }
     let names: Vec<String> = parts.iter().map(|&p| rules.unit_name(state, p)).collect();
     state.note(
         format!(

@@ -18,6 +18,7 @@ pub mod charts;
 pub mod combat;
 pub mod consolidation;
 pub mod data;
+pub mod invariants;
 pub mod march;
 pub mod movement;
 pub mod rail;

@@ -51,6 +51,9 @@ pub struct Gcacw {
     pub(crate) unit_of: Vec<Option<usize>>,
     /// Leader index in the state of each catalog counter.
     pub(crate) leader_of: Vec<Option<usize>>,
+    /// The Manpower of all the scenario's units at the start, arrivals included
+    /// ([`crate::invariants`]: what is left plus the ledger's losses is always this).
+    pub(crate) start_manpower: u32,
 }
 
 impl Gcacw {
@@ -106,7 +109,9 @@ impl Gcacw {
                 }
             }
         }
-        let mut rules = Gcacw { data: data.clone(), scenario: si, settings, unit_of, leader_of: Vec::new() };
+        let start_manpower = units.iter().map(|u| u32::from(u.manpower)).sum();
+        let mut rules =
+            Gcacw { data: data.clone(), scenario: si, settings, unit_of, leader_of: Vec::new(), start_manpower };
         for (ci, hex) in pending_leaders {
             let with = units
                 .iter()
@@ -664,6 +669,10 @@ impl Rules for Gcacw {
 
     fn log<'s>(&self, state: &'s State) -> &'s [LogEntry] {
         &state.log
+    }
+
+    fn check(&self, state: &State) -> Result<(), String> {
+        crate::invariants::check(self, state)
     }
 }
 

@@ -63,6 +63,8 @@ pub enum LossCause {
     Retreat,
     /// A cavalry retreat (GCACW 7.7).
     CavalryRetreat,
+    /// Manpower over the maximum when units consolidate (HSN Sc 2); never scores.
+    Consolidation,
 }
 
 /// One Manpower loss.

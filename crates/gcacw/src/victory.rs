@@ -433,6 +433,7 @@ const fn cause_name(c: LossCause) -> &'static str {
         LossCause::ExtendedMarch => "extended march",
         LossCause::ForceMarch => "force march",
         LossCause::ZocToZoc => "ZOC to ZOC",
+        LossCause::Consolidation => "consolidation",
     }
 }
 

@@ -36,6 +36,11 @@ pub trait DynGame: Send {
     fn actions(&self) -> &[String];
     /// A save of the game.
     fn save(&self) -> Save;
+    /// Checks the pending decision and the rules' invariants ([`Game::check`]).
+    ///
+    /// # Errors
+    /// The first broken invariant, in words.
+    fn check(&self) -> Result<(), String>;
 }
 
 /// Rules that can also describe a state in plain text for terminals.
@@ -84,6 +89,9 @@ where
     }
     fn save(&self) -> Save {
         Game::save(self)
+    }
+    fn check(&self) -> Result<(), String> {
+        Game::check(self)
     }
 }
 

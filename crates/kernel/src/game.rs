@@ -253,6 +253,28 @@ impl<R: Rules> Game<R> {
         Ok(())
     }
 
+    /// Checks the protocol's promises about the pending decision (at least one option, no id
+    /// offered twice, no empty id) and then the rules' own invariants ([`Rules::check`]).
+    ///
+    /// # Errors
+    /// The first broken promise, in words.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(d) = self.pending() {
+            if d.options.is_empty() {
+                return Err(format!("a decision with no options ({}: {})", d.kind, d.prompt));
+            }
+            let mut ids: Vec<&str> = d.options.iter().map(|c| c.id.as_str()).collect();
+            ids.sort_unstable();
+            if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
+                return Err(format!("option `{}` offered twice ({}: {})", w[0], d.kind, d.prompt));
+            }
+            if ids.first() == Some(&"") {
+                return Err(format!("an option with an empty id ({}: {})", d.kind, d.prompt));
+            }
+        }
+        self.rules.check(&self.state)
+    }
+
     /// Hash of the current state (SHA-256 of its JSON), hex.
     pub fn state_hash(&self) -> String {
         hex(&Sha256::digest(serde_json::to_vec(&self.state).unwrap_or_default()).into())

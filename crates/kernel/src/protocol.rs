@@ -173,4 +173,11 @@ pub trait Rules {
 
     /// The log so far.
     fn log<'s>(&self, state: &'s Self::State) -> &'s [LogEntry];
+
+    /// Checks the invariants the rules promise of every state they reach (for fuzzers and
+    /// property tests; the kernel never calls it in play).
+    ///
+    /// # Errors
+    /// A broken invariant, described in words.
+    fn check(&self, state: &Self::State) -> Result<(), String>;
 }

@@ -217,6 +217,19 @@ impl Rules for Race {
     fn log<'s>(&self, state: &'s RaceState) -> &'s [LogEntry] {
         &state.log
     }
+
+    fn check(&self, state: &RaceState) -> Result<(), String> {
+        if state.turn == 0 || state.turn > self.max_turns {
+            return Err(format!("turn {} outside 1..={}", state.turn, self.max_turns));
+        }
+        if state.to_move > 1 || state.rolling.is_some_and(|n| !(1..=2).contains(&n)) {
+            return Err(format!("side {} to move, rolling {:?}", state.to_move, state.rolling));
+        }
+        if state.winner.is_none() && state.scores.iter().any(|&p| p >= self.target) {
+            return Err(format!("a score reached {} and nobody has won (Race 4)", self.target));
+        }
+        Ok(())
+    }
 }
 
 impl Describe for Race {

@@ -1,0 +1,87 @@
+//! The invariants every reachable GCACW state keeps, checked after every step by the fuzzer
+//! (`caisson fuzz`) and the property tests. A broken one is a bug in the rules.
+//!
+//! - the turn is within the scenario's turns (GCACW 3.0);
+//! - Fatigue Levels are 0–4 (GCACW 5.1) and Demoralization 0–2 (GCACW 7.5);
+//! - a unit on the map is on a hex of the map, has Manpower and is not eliminated; an eliminated
+//!   unit is off the map with no Manpower (GCACW 6.3);
+//! - no hex holds units of both sides (GCACW 6.1);
+//! - a leader is with a unit of his own command (or one a scenario rule lets him activate, such as
+//!   Croxton with R. Johnson in HSN Sc 3) that is on the map, or off the game (GCACW 2.1, 6.3);
+//! - Manpower is conserved: the Manpower of every unit, in play or still to arrive, plus every loss
+//!   in the ledger (`State::losses`, each with its cause) equals the scenario's starting Manpower
+//!   (a consolidation's Manpower over the maximum is a ledger loss, HSN Sc 2).
+
+use std::collections::BTreeMap;
+
+use crate::rules::Gcacw;
+use crate::state::State;
+
+/// Checks the invariants of a state.
+///
+/// # Errors
+/// The first broken invariant, in words, naming the units and leaders involved.
+pub fn check(rules: &Gcacw, state: &State) -> Result<(), String> {
+    let turns = rules.scenario().turns;
+    if state.turn == 0 || state.turn > turns {
+        return Err(format!("turn {} outside the scenario's turns 1..={turns}", state.turn));
+    }
+    let mut sides = BTreeMap::new();
+    for (i, u) in state.units.iter().enumerate() {
+        let name = || rules.unit_name(state, i);
+        if u.fatigue > 4 {
+            return Err(format!("{} at Fatigue Level {} (GCACW 5.1: 0 to 4)", name(), u.fatigue));
+        }
+        if u.demoralized > 2 {
+            return Err(format!("{} at Demoralization {} (GCACW 7.5: 0 to 2)", name(), u.demoralized));
+        }
+        if u.eliminated && (u.hex.is_some() || u.manpower > 0) {
+            return Err(format!("{} is eliminated but in {:?} with Manpower {}", name(), u.hex, u.manpower));
+        }
+        let Some(h) = u.hex else { continue };
+        if u.manpower == 0 || u.eliminated {
+            return Err(format!("{} is on the map in {h} with no Manpower", name()));
+        }
+        if !rules.map().contains(h) {
+            return Err(format!("{} is off the map, in {h}", name()));
+        }
+        let side = rules.unit_side(state, i);
+        if let Some(&(j, other)) = sides.get(&h) {
+            if other != side {
+                return Err(format!("{} shares {h} with the enemy {}", name(), rules.unit_name(state, j)));
+            }
+        } else {
+            sides.insert(h, (i, side));
+        }
+    }
+    for (l, leader) in state.leaders.iter().enumerate() {
+        let Some(u) = leader.with else { continue };
+        let lc = rules.leader_counter(state, l);
+        let Some(unit) = state.units.get(u) else {
+            return Err(format!("{} is with unit #{u}, which does not exist", lc.name));
+        };
+        if unit.hex.is_none() {
+            return Err(format!("{} is with {}, which is not on the map", lc.name, rules.unit_name(state, u)));
+        }
+        if !rules.catalog().commands_unit(leader.counter as usize, unit.counter as usize)
+            && !crate::activation::extra_activator(rules, leader.counter as usize, unit.counter as usize)
+        {
+            return Err(format!("{} is with {}, not a unit of his command", lc.name, rules.unit_name(state, u)));
+        }
+    }
+    let mut lost = 0u32;
+    for loss in &state.losses {
+        if loss.unit >= state.units.len() {
+            return Err(format!("a loss of {} recorded for unit #{}, which does not exist", loss.amount, loss.unit));
+        }
+        lost += u32::from(loss.amount);
+    }
+    let now: u32 = state.units.iter().map(|u| u32::from(u.manpower)).sum();
+    if now + lost != rules.start_manpower {
+        return Err(format!(
+            "Manpower is not conserved: {now} in the units and {lost} lost in the ledger, but {} at the start",
+            rules.start_manpower
+        ));
+    }
+    Ok(())
+}
