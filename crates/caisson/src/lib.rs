@@ -9,6 +9,7 @@
 
 pub mod charts;
 pub mod engine;
+pub mod fuzz;
 pub mod lines;
 pub mod random;
 pub mod serve;

@@ -1,6 +1,7 @@
 //! `caisson`: play, serve and test Caisson games from the command line.
 //!
-//! Exit codes: 0 success (and a closed output pipe), 1 failures in `caisson random`, 2 errors.
+//! Exit codes: 0 success (and a closed output pipe), 1 failures in `caisson random` or `caisson fuzz`,
+//! 2 errors.
 
 use std::collections::BTreeSet;
 use std::io::{self, Write};
@@ -8,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use caisson::charts::{self, Chart, ChartInfo, CombatQuery, CombatReading};
-use caisson::{engine, random, terminal, Registry, ScenarioRow};
+use caisson::{engine, fuzz, random, terminal, Registry, ScenarioRow};
 use caisson_gcacw::registry;
 use caisson_kernel::{DiceMode, DynGame, Save, SaveError, Setup};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -125,6 +126,34 @@ enum Command {
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
     },
+    /// Soak the rules: random games of every scenario (seeded and manual dice) on several threads,
+    /// checking the invariants after every decision, undo, and saves that reload and go on alike.
+    Fuzz {
+        /// How long to run, in minutes (fractions allowed).
+        #[arg(long, default_value_t = 1.0, value_parser = parse_minutes)]
+        minutes: f64,
+        /// Scenario id; repeat for several [default: every scenario].
+        #[arg(long = "scenario")]
+        scenarios: Vec<String>,
+        /// Seed of the first game (game i uses seed + i) [default: taken from the clock, and printed].
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Threads [default: the number of processors].
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Stop after this many games.
+        #[arg(long)]
+        games: Option<u64>,
+        /// A game not over after this many decisions is a failure.
+        #[arg(long, default_value_t = 200_000)]
+        max_steps: u64,
+        /// Game option (`name=value`); repeat for several.
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Where to write a save of each failed game.
+        #[arg(long, value_name = "DIR", default_value = "fuzz-failures")]
+        failures: PathBuf,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -234,7 +263,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(command: Command, reg: &dyn Registry) -> Result<ExitCode, Failure> {
+fn run(command: Command, reg: &(dyn Registry + Sync)) -> Result<ExitCode, Failure> {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     match command {
@@ -316,6 +345,34 @@ fn run(command: Command, reg: &dyn Registry) -> Result<ExitCode, Failure> {
                 return Ok(ExitCode::from(1));
             }
         }
+        Command::Fuzz { minutes, scenarios, seed, jobs, games, max_steps, options, failures } => {
+            let scenarios =
+                if scenarios.is_empty() { reg.scenarios()?.into_iter().map(|s| s.id).collect() } else { scenarios };
+            let seed = seed.unwrap_or_else(clock_seed);
+            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
+            let mut options = options;
+            options.sort();
+            let campaign = fuzz::Campaign {
+                scenarios,
+                seed,
+                duration: std::time::Duration::from_secs_f64(minutes * 60.0),
+                games,
+                jobs,
+                max_steps,
+                options,
+            };
+            writeln!(
+                out,
+                "Fuzzing {} for {minutes} min on {jobs} threads from seed {seed}.",
+                campaign.scenarios.join(", ")
+            )?;
+            let progress = Some(std::time::Duration::from_secs(10));
+            let summary = fuzz::run(reg, &campaign, progress, Some(&failures), &mut out)?;
+            fuzz::write_summary(&campaign, &summary, &mut out)?;
+            if !summary.failures.is_empty() {
+                return Ok(ExitCode::from(1));
+            }
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -381,6 +438,14 @@ fn chart_command(
         }
     }
     Ok(())
+}
+
+/// A duration in minutes from the command line: a number, not negative, at most a week.
+fn parse_minutes(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(m) if (0.0..=10_080.0).contains(&m) => Ok(m),
+        _ => Err("not a number of minutes from 0 to 10080 (a week), such as 1.5".to_string()),
+    }
 }
 
 /// A Combat Chart row from the command line: a whole number, signed or not ("+4", "-2", "−2").

@@ -139,6 +139,9 @@ impl DynGame for Boom {
     fn save(&self) -> Save {
         DynGame::save(&self.game)
     }
+    fn check(&self) -> Result<(), String> {
+        DynGame::check(&self.game)
+    }
 }
 
 /// A unique path in the temporary directory.
