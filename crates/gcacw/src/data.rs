@@ -12,7 +12,7 @@ use crate::charts::Charts;
 use crate::scenario::Scenario;
 
 /// The static data of one game (e.g. Hood Strikes North).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct GameData {
     /// Game id, e.g. `hsn`.
     pub id: String,
