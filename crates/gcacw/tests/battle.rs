@@ -256,22 +256,28 @@ fn grand_assault_gcacw_7_1() {
     assert_eq!(battle.attackers, vec![brown, cleburne]);
 }
 
-/// GCACW 7.7: cavalry assaulted by a non-cavalry leader may retreat before the command roll; if
-/// the hex is then empty and the roll succeeds, the assaulting units may simply advance.
-#[test]
-fn cavalry_retreat_before_an_assault_gcacw_7_7() {
+/// Stanley (with Wagner in 4610) assaults Armstrong's cavalry in 4510 with Wagner and the units
+/// `also` (placed in 4610 too); Armstrong retreats before the command roll, as far from 4610 as
+/// it can, and a command roll of 1 lets the assault go on: the game waits at the advance.
+fn assault_after_a_cavalry_retreat(also: &[&str]) -> Game<Gcacw> {
     let g = example();
     let (rules, mut state) = (g.rules().clone(), g.state().clone());
     let wagner = rules.unit_by_id("wagner").expect("wagner");
     let brown = rules.unit_by_id("brown").expect("brown");
     state.units[brown].hex = Some(h("4613"));
+    for id in also {
+        let u = rules.unit_by_id(id).expect(id);
+        (state.units[u].hex, state.units[u].manpower, state.units[u].fatigue) = (Some(h("4610")), 6, 1);
+    }
     let stanley = rules.leader_by_id("stanley").expect("stanley");
     state.leaders[stanley].with = Some(wagner);
     state.automatic = vec![Side::Union];
     caisson_gcacw::sequence::next_action_phase(&rules, &mut state);
     let mut g = Game::new(rules, state, g.setup().clone());
     choose(&mut g, "assault:stanley");
-    choose(&mut g, "add:wagner");
+    for id in std::iter::once(&"wagner").chain(also) {
+        choose(&mut g, &format!("add:{id}"));
+    }
     choose(&mut g, "done");
     choose(&mut g, "target:4510");
     assert!(options(&g).contains(&"cavalry-retreat:4510".to_string()), "{:?}", options(&g));
@@ -288,6 +294,15 @@ fn cavalry_retreat_before_an_assault_gcacw_7_7() {
     }
     choose(&mut g, "stop");
     choose(&mut g, "die:1"); // the command roll
+    g
+}
+
+/// GCACW 7.7: cavalry assaulted by a non-cavalry leader may retreat before the command roll; if
+/// the hex is then empty and the roll succeeds, the assaulting units may simply advance.
+#[test]
+fn cavalry_retreat_before_an_assault_gcacw_7_7() {
+    let mut g = assault_after_a_cavalry_retreat(&[]);
+    let wagner = g.rules().unit_by_id("wagner").expect("wagner");
     assert!(options(&g).contains(&"advance:wagner".to_string()), "{:?}", options(&g));
     choose(&mut g, "advance:wagner");
     assert_eq!(g.state().units[wagner].hex, Some(h("4510")));
@@ -297,41 +312,12 @@ fn cavalry_retreat_before_an_assault_gcacw_7_7() {
 /// unit of his hex and advance with it, once; the unit he leaves behind stays.
 #[test]
 fn leader_reattaches_before_the_advance_gcacw_7_6() {
-    let g = example();
-    let (rules, mut state) = (g.rules().clone(), g.state().clone());
-    let wagner = rules.unit_by_id("wagner").expect("wagner");
-    let kimball = rules.unit_by_id("kimball").expect("kimball");
-    let brown = rules.unit_by_id("brown").expect("brown");
-    state.units[brown].hex = Some(h("4613"));
-    state.units[kimball].hex = Some(h("4610"));
-    (state.units[kimball].manpower, state.units[kimball].fatigue) = (6, 1);
-    let stanley = rules.leader_by_id("stanley").expect("stanley");
-    state.leaders[stanley].with = Some(wagner);
-    state.automatic = vec![Side::Union];
-    caisson_gcacw::sequence::next_action_phase(&rules, &mut state);
-    let mut g = Game::new(rules, state, g.setup().clone());
-    choose(&mut g, "assault:stanley");
-    choose(&mut g, "add:wagner");
-    choose(&mut g, "add:kimball");
-    choose(&mut g, "done");
-    choose(&mut g, "target:4510");
-    choose(&mut g, "cavalry-retreat:4510");
-    choose(&mut g, "die:3");
-    for _ in 0..4 {
-        let next = options(&g)
-            .into_iter()
-            .filter_map(|o| o.strip_prefix("retreat:").map(|x| x.parse::<Hex>().expect("hex")))
-            .max_by_key(|x| x.distance(h("4610")))
-            .expect("a retreat hex");
-        choose(&mut g, &format!("retreat:{next}"));
-    }
-    choose(&mut g, "stop");
-    choose(&mut g, "die:1"); // the command roll
+    let mut g = assault_after_a_cavalry_retreat(&["kimball"]);
+    let (wagner, stanley) = (g.rules().unit_by_id("wagner").expect("w"), g.rules().leader_by_id("stanley").expect("s"));
     assert!(options(&g).contains(&"attach:stanley:kimball".to_string()), "{:?}", options(&g));
     choose(&mut g, "attach:stanley:kimball");
     assert!(!options(&g).iter().any(|o| o.starts_with("attach:stanley")), "once per advance: {:?}", options(&g));
     choose(&mut g, "advance:kimball");
-    let stanley_hex = g.rules().leader_hex(g.state(), stanley);
-    assert_eq!(stanley_hex, Some(h("4510")), "Stanley advanced with Kimball");
+    assert_eq!(g.rules().leader_hex(g.state(), stanley), Some(h("4510")), "Stanley advanced with Kimball");
     assert_eq!(g.state().units[wagner].hex, Some(h("4610")));
 }
