@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bot_match;
 pub mod charts;
 pub mod engine;
 pub mod fuzz;
@@ -96,6 +97,30 @@ pub trait Registry {
     /// # Errors
     /// The rule system has no Combat Chart, or its data cannot be read.
     fn combat_reading(&self, query: &charts::CombatQuery) -> Result<charts::CombatReading, String>;
+
+    /// How a game stands by its victory conditions (for finished games: how it ended), or `None`
+    /// for a rule system or scenario without victory points.
+    fn outcome(&self, game: &dyn DynGame) -> Option<Outcome> {
+        let _ = game;
+        None
+    }
+}
+
+/// How a game stands by its scenario's victory conditions.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Outcome {
+    /// The side whose victory points are counted.
+    pub vp_side: String,
+    /// Its victory points.
+    pub vp: f64,
+    /// The victory level of that total.
+    pub level: String,
+    /// The side the level names as winner, if any.
+    pub winner: Option<String>,
+    /// Manpower lost so far, by side id (every cause).
+    pub losses: std::collections::BTreeMap<String, u32>,
+    /// Victory points where the levels change hands (each level's lowest total), for plots.
+    pub thresholds: Vec<(f64, String)>,
 }
 
 /// The message of a caught panic.

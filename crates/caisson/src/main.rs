@@ -3,13 +3,14 @@
 //! Exit codes: 0 success (and a closed output pipe), 1 failures in `caisson random` or `caisson fuzz`,
 //! 2 errors.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use caisson::charts::{self, Chart, ChartInfo, CombatQuery, CombatReading};
-use caisson::{engine, fuzz, random, terminal, Registry, ScenarioRow};
+use caisson::{bot_match, engine, fuzz, random, terminal, Outcome, Registry, ScenarioRow};
+use caisson_ai::{Bot, Level};
 use caisson_gcacw::registry;
 use caisson_kernel::{DiceMode, DynGame, Save, SaveError, Setup};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -109,6 +110,39 @@ enum Command {
         #[arg(long, value_name = "CV", allow_negative_numbers = true, value_parser = parse_cv)]
         defender_cv: Option<u16>,
     },
+    /// Play many games between two computer players and print a balance report: victory levels,
+    /// the VP distribution, losses and game length (progress on standard error).
+    BotMatch {
+        /// Scenario id.
+        scenario: String,
+        /// Number of games.
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// The Union player: random, ai (the default level), ai-easy, ai-normal or ai-hard.
+        #[arg(long, value_parser = parse_bot, default_value = "ai")]
+        union: Bot,
+        /// The Confederate player (as for --union).
+        #[arg(long, value_parser = parse_bot, default_value = "ai")]
+        confederate: Bot,
+        /// Seed of the first game (game i uses seed + i).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// A game not over after this many decisions is stopped and reported.
+        #[arg(long, default_value_t = 20_000)]
+        max_steps: u64,
+        /// Print the report as JSON (every game included).
+        #[arg(long)]
+        json: bool,
+        /// Write a histogram of the VP as SVG to FILE.
+        #[arg(long, value_name = "FILE")]
+        plot: Option<PathBuf>,
+        /// Game option (`name=value`); repeat for several.
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+    },
     /// Play games with random players on both sides, as a smoke test and fuzzer.
     Random {
         /// Scenario id.
@@ -178,6 +212,28 @@ enum DiceArg {
 enum PlayerArg {
     Human,
     Random,
+    /// The computer opponent at its default level.
+    Ai,
+    AiEasy,
+    AiNormal,
+    AiHard,
+}
+
+impl PlayerArg {
+    /// The computer opponent's level, for the AI players.
+    fn level(self) -> Option<Level> {
+        match self {
+            PlayerArg::Human | PlayerArg::Random => None,
+            PlayerArg::Ai => Some(Level::default()),
+            PlayerArg::AiEasy => Some(Level::Easy),
+            PlayerArg::AiNormal => Some(Level::Normal),
+            PlayerArg::AiHard => Some(Level::Hard),
+        }
+    }
+}
+
+fn parse_bot(name: &str) -> Result<Bot, String> {
+    Bot::parse(name).ok_or_else(|| format!("unknown player `{name}`: expected one of {}", Bot::NAMES.join(", ")))
 }
 
 /// The GCACW rule system's registry.
@@ -224,6 +280,34 @@ impl Registry for Gcacw {
     }
     fn combat_reading(&self, query: &CombatQuery) -> Result<CombatReading, String> {
         gcacw_charts::combat_reading(query)
+    }
+    fn outcome(&self, game: &dyn DynGame) -> Option<Outcome> {
+        let game = game.as_any().downcast_ref::<caisson_kernel::Game<caisson_gcacw::Gcacw>>()?;
+        let (rules, state) = (game.rules(), game.state());
+        let score = caisson_gcacw::victory::score(rules, state);
+        let winner = caisson_gcacw::Side::BOTH.into_iter().find(|s| score.level.starts_with(&s.to_string()));
+        let mut losses = BTreeMap::new();
+        for side in caisson_gcacw::Side::BOTH {
+            losses.insert(side.id().to_string(), 0);
+        }
+        for loss in &state.losses {
+            *losses.entry(rules.unit_side(state, loss.unit).id().to_string()).or_insert(0) += u32::from(loss.amount);
+        }
+        let thresholds = rules
+            .scenario()
+            .victory
+            .level
+            .iter()
+            .filter_map(|l| l.min.map(|m| (m, l.result.clone())))
+            .collect();
+        Some(Outcome {
+            vp_side: score.side.id().to_string(),
+            vp: score.total,
+            level: score.level,
+            winner: winner.map(|s| s.id().to_string()),
+            losses,
+            thresholds,
+        })
     }
 }
 
@@ -334,6 +418,33 @@ fn run(command: Command, reg: &(dyn Registry + Sync)) -> Result<ExitCode, Failur
         }
         Command::Chart { system, name, diff, attacker_cv, defender_cv } => {
             chart_command(reg, system, name, (diff, attacker_cv, defender_cv), &mut out)?;
+        }
+        Command::BotMatch { scenario, games, union, confederate, seed, jobs, max_steps, json, plot, options } => {
+            let mut options = options;
+            options.sort();
+            reg.new_game(&Setup {
+                system: reg.system().to_string(),
+                scenario: scenario.clone(),
+                seed,
+                dice: DiceMode::Seeded,
+                options: options.clone(),
+            })?;
+            let plan = bot_match::Plan { scenario, games, seed, union, confederate, max_steps, jobs, options };
+            let bar = indicatif::ProgressBar::new(games);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (eta {eta})")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            let report = bot_match::run(&Gcacw, &plan, &|_| bar.inc(1));
+            bar.finish_and_clear();
+            if let Some(file) = plot {
+                std::fs::write(&file, report.svg()).map_err(|e| format!("{}: cannot write: {e}", file.display()))?;
+            }
+            if json {
+                writeln!(out, "{}", serde_json::to_string(&report).unwrap_or_default())?;
+            } else {
+                report.write_text(&mut out)?;
+            }
         }
         Command::Random { scenario, games, seed, max_steps, options } => {
             let mut options = options;
@@ -498,12 +609,16 @@ fn terminal_options(
     log_shown: usize,
 ) -> terminal::Options {
     let mut random_sides = BTreeSet::new();
+    let mut ai_sides = BTreeMap::new();
     for (side, player) in [("union", union), ("confederate", confederate)] {
         if player == PlayerArg::Random {
             random_sides.insert(side.to_string());
         }
+        if let Some(level) = player.level() {
+            ai_sides.insert(side.to_string(), level);
+        }
     }
-    terminal::Options { random_sides, player_seed: seed.wrapping_add(1), autosave, log_shown }
+    terminal::Options { random_sides, ai_sides, player_seed: seed.wrapping_add(1), autosave, log_shown }
 }
 
 fn outcome_code(outcome: &terminal::Outcome) -> ExitCode {

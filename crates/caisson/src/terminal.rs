@@ -1,15 +1,16 @@
 //! Terminal play: the status screen, the log as it grows, and numbered options to pick from.
 //!
 //! Works on any reader and writer (a TTY, a pipe, a test buffer) and ends cleanly on end of
-//! input. Sides can be human (they type) or random (they pick with [`random_choice`] and say what
-//! they picked).
+//! input. Sides can be human (they type), random (they pick with [`random_choice`]) or the
+//! computer opponent (`caisson_ai`); the computer players say what they picked.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use caisson_ai::{bot_seed, Bot, Level};
 use caisson_kernel::{random_choice, Decision, Dice, DynGame, GameError, LogEntry};
 
 use crate::lines::{read_line, Line};
@@ -23,6 +24,9 @@ const MAX_INPUT: usize = 64 * 1024;
 pub struct Options {
     /// Sides (as named in `Decision::side`) that play randomly; all others are human.
     pub random_sides: BTreeSet<String>,
+    /// Sides the computer opponent plays, at a level; its choices are seeded from
+    /// `player_seed` and the number of choices made.
+    pub ai_sides: BTreeMap<String, Level>,
     /// Seed of the random players' dice (the front ends use the game seed + 1).
     pub player_seed: u64,
     /// A file to write the save to after every choice and when play stops.
@@ -93,10 +97,17 @@ pub fn play(
         if decision.options.is_empty() {
             return Ok(Outcome::Failed(format!("a decision with no options: {}", decision.prompt)));
         }
-        if options.random_sides.contains(&decision.side) {
-            let id = random_choice(&decision, &mut player).to_string();
+        let computer = if let Some(level) = options.ai_sides.get(&decision.side) {
+            let seed = bot_seed(options.player_seed, game.actions().len() as u64);
+            Some((Bot::Ai(*level).choose(game, seed).unwrap_or_default(), "computer"))
+        } else if options.random_sides.contains(&decision.side) {
+            Some((random_choice(&decision, &mut player).to_string(), "random"))
+        } else {
+            None
+        };
+        if let Some((id, who)) = computer {
             let label = decision.options.iter().find(|c| c.id == id).map_or("", |c| c.label.as_str());
-            writeln!(out, "{} (random): {label} [{id}]", decision.side)?;
+            writeln!(out, "{} ({who}): {label} [{id}]", decision.side)?;
             match guarded_choose(game, &id) {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => {

@@ -41,6 +41,9 @@ pub trait DynGame: Send {
     /// # Errors
     /// The first broken invariant, in words.
     fn check(&self) -> Result<(), String>;
+    /// The game itself, for a front end that knows its rule system (a computer player that
+    /// searches a `Game<R>` of its own rules downcasts it).
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 /// Rules that can also describe a state in plain text for terminals.
@@ -51,7 +54,7 @@ pub trait Describe: Rules {
 
 impl<R> DynGame for Game<R>
 where
-    R: Describe + Clone + Send,
+    R: Describe + Clone + Send + 'static,
     R::State: Send,
 {
     fn setup(&self) -> &Setup {
@@ -92,6 +95,9 @@ where
     }
     fn check(&self) -> Result<(), String> {
         Game::check(self)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 

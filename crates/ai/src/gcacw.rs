@@ -1,0 +1,489 @@
+//! The GCACW heuristics: what a position is worth to a side, and a prior for every kind of
+//! GCACW decision.
+//!
+//! A position's value ([`GcacwHeuristics::value`]) is the scenario's victory points as the engine
+//! itemises them (`caisson_gcacw::victory::score`, turned to the side's point of view), a large
+//! bonus or penalty once the game is over and won or lost, a pull towards the objectives of
+//! `data/hsn.toml` (so that units head for a hex before they score on it), and the state of the
+//! troops (Manpower, fatigue, disorganization, demoralization) on both sides.
+//!
+//! The priors read each option id: a march or an activation is worth more the farther the units
+//! are from their objective; a move by how much nearer the objective it brings the unit; an
+//! attack, a combat to confirm, by its expected outcome over the Combat Chart rows the dice can
+//! reach (`combat::assess`); losses fall on the strongest unit; retreats stop as soon as allowed;
+//! units at their objective entrench; the side passes when nothing is worth doing.
+
+use std::sync::OnceLock;
+
+use caisson_gcacw::catalog::CounterType;
+use caisson_gcacw::charts::AttackType;
+use caisson_gcacw::combat::{self, Assessment, Attack};
+use caisson_gcacw::state::{Stage, State};
+use caisson_gcacw::{victory, Gcacw, Side};
+use caisson_hexmap::Hex;
+use caisson_kernel::Decision;
+use serde::Deserialize;
+
+use crate::search::Heuristics;
+
+/// Victory points for a side's win or loss, on top of the VP: a won game outweighs any VP margin.
+const WIN_BONUS: f64 = 100.0;
+/// VP per Manpower point a side loses, in the priors' estimate of an attack (the scenarios give 2
+/// or 3 per point lost in combat).
+const LOSS_VP: f64 = 2.5;
+/// How far (hexes beyond `within`) an objective still pulls a unit.
+const PULL_RANGE: f64 = 16.0;
+
+/// Which units an objective is for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Units {
+    /// Any unit.
+    #[default]
+    Any,
+    /// Infantry.
+    Infantry,
+    /// Cavalry.
+    Cavalry,
+    /// Wagon trains.
+    Wagon,
+    /// Infantry divisions.
+    InfantryDivision,
+}
+
+/// One row of `data/hsn.toml`: a place a side wants its units in.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Objective {
+    /// Scenario id.
+    pub scenario: String,
+    /// The side that wants it.
+    pub side: Side,
+    /// The goal hexes; the nearest counts.
+    pub hexes: Vec<Hex>,
+    /// Its weight in victory points.
+    pub vp: f64,
+    /// Which units count.
+    #[serde(default)]
+    pub units: Units,
+    /// Every such unit is drawn to it (otherwise only the nearest one counts).
+    #[serde(default)]
+    pub each: bool,
+    /// How near is near enough, in hexes.
+    #[serde(default)]
+    pub within: u16,
+    /// The last turn it counts.
+    #[serde(default)]
+    pub until: Option<u16>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Table {
+    objective: Vec<Objective>,
+}
+
+static OBJECTIVES: OnceLock<Result<Vec<Objective>, String>> = OnceLock::new();
+
+/// Every objective of the Hood Strikes North table.
+///
+/// # Errors
+/// The table does not parse (a bug caught by the tests: it is compiled in).
+pub fn objectives() -> Result<&'static [Objective], String> {
+    OBJECTIVES
+        .get_or_init(|| {
+            toml::from_str::<Table>(include_str!("../data/hsn.toml"))
+                .map(|t| t.objective)
+                .map_err(|e| format!("crates/ai/data/hsn.toml: {e}"))
+        })
+        .as_ref()
+        .map(Vec::as_slice)
+        .map_err(Clone::clone)
+}
+
+/// The heuristics of one GCACW scenario.
+#[derive(Clone, Debug)]
+pub struct GcacwHeuristics {
+    objectives: Vec<Objective>,
+}
+
+impl GcacwHeuristics {
+    /// The heuristics of the scenario `rules` plays (no objectives if the table is broken: the
+    /// victory points still guide play).
+    #[must_use]
+    pub fn new(rules: &Gcacw) -> GcacwHeuristics {
+        let id = &rules.scenario().id;
+        let objectives = objectives().map(|all| all.iter().filter(|o| &o.scenario == id).cloned().collect());
+        GcacwHeuristics { objectives: objectives.unwrap_or_default() }
+    }
+
+    /// The objectives in force now.
+    fn active<'a>(&'a self, state: &State) -> impl Iterator<Item = &'a Objective> + 'a {
+        let turn = state.turn;
+        self.objectives.iter().filter(move |o| o.until.is_none_or(|t| turn <= t))
+    }
+
+    /// Whether unit `u` counts for objective `o`.
+    fn counts(rules: &Gcacw, state: &State, o: &Objective, u: usize) -> bool {
+        let c = rules.unit_counter(state, u);
+        let unit = &state.units[u];
+        c.side == o.side
+            && unit.demoralized == 0
+            && !unit.eliminated
+            && match o.units {
+                Units::Any => c.ty != CounterType::Wagon,
+                Units::Infantry => c.ty == CounterType::Infantry,
+                Units::Cavalry => c.ty == CounterType::Cavalry,
+                Units::Wagon => c.ty == CounterType::Wagon,
+                Units::InfantryDivision => c.ty == CounterType::Infantry && c.size == "division",
+            }
+    }
+
+    /// How far `hex` is from being near enough to `o`.
+    fn gap_to(o: &Objective, hex: Hex) -> u16 {
+        o.hexes.iter().map(|&h| h.distance(hex).saturating_sub(o.within)).min().unwrap_or(u16::MAX)
+    }
+
+    /// The objective unit `u` should head for, if any: the best weight for the distance.
+    fn goal(&self, rules: &Gcacw, state: &State, u: usize) -> Option<&Objective> {
+        let hex = state.units[u].hex?;
+        self.active(state)
+            .filter(|o| Self::counts(rules, state, o, u))
+            .max_by(|a, b| {
+                let wa = a.vp / (1.0 + f64::from(Self::gap_to(a, hex)));
+                let wb = b.vp / (1.0 + f64::from(Self::gap_to(b, hex)));
+                wa.total_cmp(&wb)
+            })
+    }
+
+    /// How far unit `u` would be from its objective if it stood in `hex` (`None`: no objective).
+    fn gap(&self, rules: &Gcacw, state: &State, u: usize, hex: Hex) -> Option<f64> {
+        self.goal(rules, state, u).map(|o| f64::from(Self::gap_to(o, hex)))
+    }
+
+    /// How far unit `u` is from its objective now (0 without one).
+    fn gap_now(&self, rules: &Gcacw, state: &State, u: usize) -> f64 {
+        state.units[u].hex.and_then(|h| self.gap(rules, state, u, h)).unwrap_or(0.0)
+    }
+
+    /// The pull of the objectives on a side's units, in VP.
+    fn pull(&self, rules: &Gcacw, state: &State, side: Side) -> f64 {
+        let closeness = |gap: u16| (1.0 - f64::from(gap) / PULL_RANGE).max(0.0);
+        let mut total = 0.0;
+        for o in self.active(state).filter(|o| o.side == side) {
+            let gaps = rules
+                .on_map(state)
+                .filter(|&(u, _)| Self::counts(rules, state, o, u))
+                .map(|(_, hex)| Self::gap_to(o, hex));
+            if o.each {
+                total += gaps.map(|g| 0.5 * o.vp * closeness(g)).sum::<f64>();
+            } else if let Some(g) = gaps.min() {
+                total += 0.5 * o.vp * closeness(g);
+            }
+        }
+        total
+    }
+
+    /// The troops' condition, in VP: Manpower on the map, less fatigue and disorder.
+    fn condition(rules: &Gcacw, state: &State, side: Side) -> f64 {
+        rules
+            .on_map(state)
+            .filter(|&(u, _)| rules.unit_side(state, u) == side)
+            .map(|(u, _)| {
+                let unit = &state.units[u];
+                0.5 * f64::from(unit.manpower)
+                    - 0.15 * f64::from(unit.fatigue)
+                    - if unit.organized { 0.0 } else { 0.4 }
+                    - 0.6 * f64::from(unit.demoralized)
+            })
+            .sum()
+    }
+
+    /// The expected gain of an attack for the attacker, in VP, over the reachable Combat Chart
+    /// rows.
+    #[must_use]
+    pub fn attack_value(a: &Assessment) -> f64 {
+        a.rows
+            .iter()
+            .map(|r| {
+                let (d, at) = (&r.cells.defender, &r.cells.attacker);
+                let mut v = LOSS_VP * (f64::from(d.loss) - f64::from(at.loss));
+                v += if d.rout { 3.0 } else if d.retreat { 1.5 } else { 0.0 };
+                v += if d.disorganize { 0.5 } else { 0.0 };
+                v -= if at.disorganize { 1.0 } else { 0.0 };
+                v -= if at.rout { 3.0 } else if at.retreat { 1.5 } else { 0.0 };
+                r.probability * v
+            })
+            .sum()
+    }
+
+    /// Whether `hex` is a goal hex of any objective of `side` in force.
+    fn is_goal(&self, state: &State, side: Side, hex: Hex) -> bool {
+        self.active(state).any(|o| o.side == side && o.hexes.contains(&hex))
+    }
+
+    fn unit(rules: &Gcacw, id: &str) -> Option<usize> {
+        rules.unit_by_id(id)
+    }
+
+    fn action_prior(&self, rules: &Gcacw, state: &State, side: Side, id: &str) -> f64 {
+        let (verb, arg) = id.split_once(':').unwrap_or((id, ""));
+        match verb {
+            "pass" => 1.0,
+            "march" => Self::unit(rules, arg).map_or(0.0, |u| {
+                let unit = &state.units[u];
+                let gap = self.gap_now(rules, state, u);
+                let tired = 0.6 * f64::from(unit.fatigue) + if unit.organized { 0.0 } else { 1.0 };
+                let hunt = self.attack_chance(rules, state, u);
+                if gap > 0.0 {
+                    2.0 + 0.3 * gap.min(8.0) - tired + hunt
+                } else {
+                    0.2 - tired + hunt
+                }
+            }),
+            "entrench" => Self::unit(rules, arg).map_or(0.0, |u| {
+                let near = self.enemy_within(rules, state, u, 4);
+                if self.gap_now(rules, state, u) == 0.0 && near {
+                    1.6
+                } else {
+                    0.3
+                }
+            }),
+            "activate" => rules.leader_by_id(arg).map_or(0.0, |l| {
+                let Some(at) = rules.leader_hex(state, l) else { return 0.0 };
+                let movers = rules
+                    .on_map(state)
+                    .filter(|&(u, h)| {
+                        rules.unit_side(state, u) == side
+                            && h.distance(at) <= 3
+                            && state.units[u].fatigue < 3
+                            && self.gap_now(rules, state, u) > 0.0
+                    })
+                    .count();
+                if movers == 0 {
+                    0.3
+                } else {
+                    1.5 + 0.8 * (movers.min(4) as f64)
+                }
+            }),
+            "assault" => 0.9,
+            "burn" | "rail" | "arrive" | "consolidate" => 1.2,
+            _ => 0.5,
+        }
+    }
+
+    /// Whether a unit of the other side stands within `n` hexes of unit `u`.
+    fn enemy_within(&self, rules: &Gcacw, state: &State, u: usize, n: u16) -> bool {
+        let side = rules.unit_side(state, u);
+        let Some(at) = state.units[u].hex else { return false };
+        rules.on_map(state).any(|(e, h)| rules.unit_side(state, e) != side && h.distance(at) <= n)
+    }
+
+    /// A bonus for marching a unit that has a good attack next to it.
+    fn attack_chance(&self, rules: &Gcacw, state: &State, u: usize) -> f64 {
+        let Some(at) = state.units[u].hex else { return 0.0 };
+        let side = rules.unit_side(state, u);
+        let mut best: f64 = 0.0;
+        for (e, h) in rules.on_map(state) {
+            if rules.unit_side(state, e) == side || h.distance(at) != 1 {
+                continue;
+            }
+            let a = combat::assess(rules, state, &Attack::march(rules, state, u, h, AttackType::Normal));
+            best = best.max(Self::attack_value(&a));
+        }
+        0.5 * best
+    }
+
+    fn move_prior(&self, rules: &Gcacw, state: &State, u: usize, id: &str, label: &str) -> f64 {
+        let side = rules.unit_side(state, u);
+        let gap_now = self.gap_now(rules, state, u);
+        let (verb, arg) = id.split_once(':').unwrap_or((id, ""));
+        match verb {
+            "end" => 0.0,
+            "move" => arg.parse::<Hex>().ok().map_or(-1.0, |to| {
+                let gap = self.gap(rules, state, u, to);
+                let mut v = match gap {
+                    Some(g) => gap_now - g - 0.1,
+                    None => -0.5,
+                };
+                if label.contains("enemy ZOC") && !self.is_goal(state, side, to) {
+                    v -= 0.4;
+                }
+                if label.contains("disorganized") {
+                    v -= 1.0;
+                }
+                v
+            }),
+            "attack" => {
+                let mut parts = arg.split(':');
+                let target = parts.next().and_then(|h| h.parse::<Hex>().ok());
+                let ty = match parts.next() {
+                    Some("column-of-route") => AttackType::ColumnOfRoute,
+                    Some("hasty") => AttackType::Hasty,
+                    Some("prepared") => AttackType::Prepared,
+                    _ => AttackType::Normal,
+                };
+                target.map_or(-1.0, |t| {
+                    let a = combat::assess(rules, state, &Attack::march(rules, state, u, t, ty));
+                    let goal = if self.is_goal(state, side, t) { 1.0 } else { 0.0 };
+                    Self::attack_value(&a) + goal - 0.2
+                })
+            }
+            "blockhouse" => 1.0,
+            _ => -0.5,
+        }
+    }
+
+    fn battle_prior(rules: &Gcacw, state: &State, id: &str) -> f64 {
+        let Stage::Battle { battle } = &state.stage else { return 0.0 };
+        match id {
+            "commit" => Self::attack_value(&battle.assess(rules, state)),
+            _ => 0.0,
+        }
+    }
+}
+
+impl Heuristics<Gcacw> for GcacwHeuristics {
+    fn priors(&self, rules: &Gcacw, state: &State, decision: &Decision) -> Vec<f64> {
+        let side = if decision.side == Side::Union.id() { Side::Union } else { Side::Confederate };
+        let moving = match &state.stage {
+            Stage::Moving { march } => Some(march.unit),
+            _ => None,
+        };
+        decision
+            .options
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let id = c.id.as_str();
+                let (verb, arg) = id.split_once(':').unwrap_or((id, ""));
+                let unit = Self::unit(rules, arg);
+                match decision.kind.as_str() {
+                    "action" => self.action_prior(rules, state, side, id),
+                    "move" => moving.map_or(0.0, |u| self.move_prior(rules, state, u, id, &c.label)),
+                    "attack-confirm" => Self::battle_prior(rules, state, id),
+                    "loss" => unit.map_or(0.0, |u| {
+                        let wagon = rules.unit_type(state, u) == CounterType::Wagon;
+                        f64::from(state.units[u].manpower) - if wagon { 10.0 } else { 0.0 }
+                    }),
+                    "retreat" => match verb {
+                        "stop" => 1.0,
+                        "retreat" if arg == "off" => -5.0,
+                        _ => -0.01 * i as f64,
+                    },
+                    "retreat-option" | "riders" | "activate-transfer" | "destroy-bridge" => match verb {
+                        "stand" | "alone" | "stay" | "keep" => 1.0,
+                        _ => 0.0,
+                    },
+                    "advance" => match (verb, unit) {
+                        ("advance", Some(u)) => {
+                            let target = match &state.stage {
+                                Stage::Battle { battle } => Some(battle.target),
+                                _ => None,
+                            };
+                            let closer = target
+                                .and_then(|t| self.gap(rules, state, u, t))
+                                .is_some_and(|g| g < self.gap_now(rules, state, u));
+                            if closer {
+                                1.0
+                            } else {
+                                0.2
+                            }
+                        }
+                        _ => 0.5,
+                    },
+                    "cavalry-retreat" => {
+                        if verb == "cavalry-retreat" {
+                            1.0
+                        } else {
+                            0.0
+                        }
+                    }
+                    "force-march" => match (verb, moving.or(match &state.stage {
+                        Stage::ForceMarch { march } => Some(march.unit),
+                        _ => None,
+                    })) {
+                        ("force-march", Some(u)) => 0.5 + 0.1 * self.gap_now(rules, state, u),
+                        _ => 1.0,
+                    },
+                    "activate-select" => match (verb, unit) {
+                        ("march", Some(u)) => {
+                            let gap = self.gap_now(rules, state, u);
+                            let fatigue = f64::from(state.units[u].fatigue);
+                            if gap > 0.0 && fatigue < 3.0 {
+                                1.0 + 0.1 * gap - 0.3 * fatigue
+                            } else {
+                                -1.0
+                            }
+                        }
+                        ("entrench", Some(u)) if self.gap_now(rules, state, u) == 0.0 => 0.8,
+                        ("done", _) => 0.5,
+                        _ => -2.0,
+                    },
+                    "activate-next" => unit.map_or(0.0, |u| self.gap_now(rules, state, u)),
+                    "recovery" => match (verb, unit) {
+                        ("entrench", Some(u)) if self.enemy_within(rules, state, u, 6) => 1.0,
+                        ("done", _) => 0.5,
+                        _ => 0.0,
+                    },
+                    "transfer" => match verb {
+                        "done" | "cancel" => 1.0,
+                        _ => 0.0,
+                    },
+                    "rail-move" => match &state.stage {
+                        Stage::RailMove { unit: u } => match arg.parse::<Hex>() {
+                            Ok(to) => 0.05 - self.gap(rules, state, *u, to).unwrap_or(0.0),
+                            Err(_) => -self.gap_now(rules, state, *u),
+                        },
+                        _ => 0.0,
+                    },
+                    "assault-select" => match verb {
+                        "add" => 1.0,
+                        "done" => 0.5,
+                        _ => -1.0,
+                    },
+                    "assault-target" => arg
+                        .parse::<Hex>()
+                        .map_or(0.0, |t| if self.is_goal(state, side, t) { 1.0 } else { 0.5 }),
+                    "grand-offer" => match verb {
+                        "no-grand" => 1.0,
+                        _ => 0.0,
+                    },
+                    _ => match verb {
+                        "pick" | "join" | "add" => 1.0,
+                        "done" | "no-grand" => 0.5,
+                        _ => 0.0,
+                    },
+                }
+            })
+            .collect()
+    }
+
+    fn value(&self, rules: &Gcacw, state: &State, side: &str) -> f64 {
+        let me = if side == Side::Union.id() { Side::Union } else { Side::Confederate };
+        let score = victory::score(rules, state);
+        let sign = if score.side == me { 1.0 } else { -1.0 };
+        let mut v = sign * score.total;
+        if state.stage == Stage::Over {
+            v += if score.level.starts_with(&me.to_string()) { WIN_BONUS } else { -WIN_BONUS };
+        }
+        v += self.pull(rules, state, me) - self.pull(rules, state, me.enemy());
+        v += Self::condition(rules, state, me) - Self::condition(rules, state, me.enemy());
+        v
+    }
+
+    fn trim(&self, state: &mut State) {
+        state.log.clear();
+    }
+}
+
+/// The side a finished game's victory level names as winner (`None` while it is not over, or a
+/// level that names neither side).
+#[must_use]
+pub fn winner(rules: &Gcacw, state: &State) -> Option<Side> {
+    if state.stage != Stage::Over {
+        return None;
+    }
+    let level = victory::score(rules, state).level;
+    Side::BOTH.into_iter().find(|s| level.starts_with(&s.to_string()))
+}

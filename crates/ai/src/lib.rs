@@ -1,0 +1,75 @@
+//! Computer players for Caisson games. They drive the same decision protocol as a human: they
+//! read the pending [`Decision`](caisson_kernel::Decision) and answer with one of its option ids.
+//!
+//! Two layers:
+//! - a **heuristic layer** ([`Heuristics`]): every option of a decision gets a prior score from the
+//!   position alone, and a position gets a value for a side. The rule-system-specific part lives in
+//!   a module named after the system ([`gcacw`]);
+//! - a **search layer** ([`search`]): the best-prior candidates are each tried in copies of the
+//!   game, played on by the heuristic policy for some decisions with dice of the player's own
+//!   (never the game's: a computer player must not see the dice to come), and the candidate with
+//!   the best mean value is chosen. An iteration budget per [`Level`] trades strength for time,
+//!   and a given seed always gives the same choice.
+
+pub mod gcacw;
+pub mod search;
+
+pub use search::{decide, Heuristics, Level};
+
+use caisson_kernel::{random_choice, Dice, DynGame};
+
+/// Who plays a side: the random player or the computer opponent at a level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bot {
+    /// Uniformly random among the offered options.
+    Random,
+    /// The computer opponent.
+    Ai(Level),
+}
+
+impl Bot {
+    /// Every bot name, as the command line and the web API spell them.
+    pub const NAMES: [&'static str; 5] = ["random", "ai", "ai-easy", "ai-normal", "ai-hard"];
+
+    /// The bot of a name (`ai` is the default level).
+    #[must_use]
+    pub fn parse(name: &str) -> Option<Bot> {
+        Some(match name {
+            "random" => Bot::Random,
+            "ai" => Bot::Ai(Level::default()),
+            other => Bot::Ai(Level::parse(other.strip_prefix("ai-")?)?),
+        })
+    }
+
+    /// The bot's name (`ai-normal`, `random`).
+    #[must_use]
+    pub fn name(self) -> String {
+        match self {
+            Bot::Random => "random".to_string(),
+            Bot::Ai(level) => format!("ai-{}", level.name()),
+        }
+    }
+
+    /// The option this bot picks in the pending decision of `game`, or `None` when the game is
+    /// over. `seed` makes the choice reproducible. The computer opponent plays the rule systems it
+    /// knows (GCACW); in a game of another system it plays like the random player.
+    #[must_use]
+    pub fn choose(self, game: &dyn DynGame, seed: u64) -> Option<String> {
+        let decision = game.pending()?;
+        if let Bot::Ai(level) = self {
+            if let Some(g) = game.as_any().downcast_ref::<caisson_kernel::Game<caisson_gcacw::Gcacw>>() {
+                let h = gcacw::GcacwHeuristics::new(g.rules());
+                return Some(decide(g.rules(), g.state(), &decision, &h, level, seed));
+            }
+        }
+        Some(random_choice(&decision, &mut Dice::new(seed)).to_string())
+    }
+}
+
+/// The seed of a bot's choice in a game: a function of the game's seed and the number of choices
+/// made so far, so a stored game replays to the same choices (the web server and bot matches use
+/// it).
+#[must_use]
+pub fn bot_seed(game_seed: u64, choices: u64) -> u64 {
+    game_seed ^ choices.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}

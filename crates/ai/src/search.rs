@@ -1,0 +1,222 @@
+//! The search layer, for any rule system: sampled one-ply lookahead with rollouts.
+//!
+//! The candidates are the options with the best priors ([`Heuristics::priors`]). Each is tried
+//! in copies of the position: the copy takes the candidate, then plays on for a number of
+//! decisions (both sides) with the heuristic policy, its dice rolled from the searching player's
+//! own seed, and its final position is valued for the deciding side ([`Heuristics::value`]). Every
+//! candidate meets the same dice in its n-th rollout (common random numbers), so the comparison
+//! is between choices, not between lucky and unlucky rolls. The candidate with the best mean
+//! wins. All of it is deterministic for a seed.
+
+use caisson_kernel::{random_choice, Decision, Dice, Pending, Rules};
+
+/// What a rule system tells the search about its positions and options.
+pub trait Heuristics<R: Rules> {
+    /// A prior score for each option of `decision` (same order), from the position alone:
+    /// higher is better for the deciding side. Also the rollout policy.
+    fn priors(&self, rules: &R, state: &R::State, decision: &Decision) -> Vec<f64>;
+    /// How good the position is for `side`, in the scenario's own units (higher is better).
+    fn value(&self, rules: &R, state: &R::State, side: &str) -> f64;
+    /// Drops from a copy what lookahead does not read (a log), to make copies cheap.
+    fn trim(&self, state: &mut R::State);
+}
+
+/// Difficulty: how much search each decision gets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// The heuristic layer alone: the best prior, no lookahead. Instant.
+    Easy,
+    /// Lookahead over the best few options with a few short rollouts each.
+    #[default]
+    Normal,
+    /// More candidates, more and longer rollouts.
+    Hard,
+}
+
+/// The iteration budget of a level.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    /// Options examined (the best by prior).
+    pub candidates: usize,
+    /// Rollouts per candidate (0: no search, the best prior is chosen).
+    pub rollouts: usize,
+    /// Decisions played in a rollout after the candidate.
+    pub horizon: usize,
+    /// Chance that the rollout policy takes a random option instead of the best prior.
+    pub epsilon: f64,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
+
+    /// The level's name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Normal => "normal",
+            Level::Hard => "hard",
+        }
+    }
+
+    /// The level of a name.
+    #[must_use]
+    pub fn parse(name: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.name() == name)
+    }
+
+    /// The level's budget.
+    #[must_use]
+    pub fn budget(self) -> Budget {
+        match self {
+            Level::Easy => Budget { candidates: 1, rollouts: 0, horizon: 0, epsilon: 0.0 },
+            Level::Normal => Budget { candidates: 4, rollouts: 3, horizon: 24, epsilon: 0.05 },
+            Level::Hard => Budget { candidates: 8, rollouts: 6, horizon: 48, epsilon: 0.05 },
+        }
+    }
+}
+
+/// The option id `level` chooses in `decision`, the pending decision of `state`. A die to enter
+/// by hand (`kind` `roll`) is rolled with the seed, as a person would roll it.
+pub fn decide<R: Rules, H: Heuristics<R>>(
+    rules: &R,
+    state: &R::State,
+    decision: &Decision,
+    h: &H,
+    level: Level,
+    seed: u64,
+) -> String {
+    decide_with(rules, state, decision, h, level.budget(), seed)
+}
+
+/// [`decide`] with an explicit budget.
+pub fn decide_with<R: Rules, H: Heuristics<R>>(
+    rules: &R,
+    state: &R::State,
+    decision: &Decision,
+    h: &H,
+    budget: Budget,
+    seed: u64,
+) -> String {
+    let options = &decision.options;
+    let mut dice = Dice::new(seed);
+    if options.len() <= 1 || decision.kind == "roll" {
+        return random_choice(decision, &mut dice).to_string();
+    }
+    let order = ranked(&h.priors(rules, state, decision));
+    let best_prior = order.first().and_then(|&i| options.get(i)).map_or("", |c| c.id.as_str());
+    if budget.rollouts == 0 || budget.candidates <= 1 {
+        return best_prior.to_string();
+    }
+    let mut root = state.clone();
+    h.trim(&mut root);
+    let mut best: Option<(f64, &str)> = None;
+    for &i in order.iter().take(budget.candidates) {
+        let Some(option) = options.get(i) else { continue };
+        let mut total = 0.0;
+        for r in 0..budget.rollouts {
+            let rollout_seed = mix(seed, r as u64);
+            total += rollout(rules, &root, &option.id, h, &decision.side, budget, rollout_seed);
+        }
+        let mean = total / budget.rollouts as f64;
+        if best.is_none_or(|(b, _)| mean > b) {
+            best = Some((mean, option.id.as_str()));
+        }
+    }
+    best.map_or(best_prior, |(_, id)| id).to_string()
+}
+
+/// Option indices, best prior first (ties keep the options' order).
+fn ranked(priors: &[f64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..priors.len()).collect();
+    order.sort_by(|&a, &b| priors[b].total_cmp(&priors[a]));
+    order
+}
+
+/// The index the rollout policy takes: the best prior, or with chance `epsilon` any option.
+pub fn policy_pick(priors: &[f64], epsilon: f64, dice: &mut Dice) -> usize {
+    if priors.is_empty() {
+        return 0;
+    }
+    if epsilon > 0.0 && (dice.below(1_000_000) as f64) < epsilon * 1_000_000.0 {
+        return dice.below(priors.len());
+    }
+    ranked(priors).first().copied().unwrap_or(0)
+}
+
+/// A copy of a position played on with the search's own dice.
+pub struct Sim<'r, R: Rules> {
+    rules: &'r R,
+    /// The position.
+    pub state: R::State,
+    dice: Dice,
+}
+
+impl<'r, R: Rules> Sim<'r, R> {
+    /// A copy of `state` whose rolls come from `seed`.
+    pub fn new(rules: &'r R, state: R::State, seed: u64) -> Sim<'r, R> {
+        Sim { rules, state, dice: Dice::new(seed) }
+    }
+
+    /// Rolls every die the rules wait for; then the pending decision, or `None` when the game is
+    /// over (or the rules refuse the dice, which ends the copy's play).
+    pub fn settle(&mut self) -> Option<Decision> {
+        loop {
+            match self.rules.pending(&self.state) {
+                Pending::Decide(d) => return Some(d),
+                Pending::Over => return None,
+                Pending::Roll(req) => {
+                    let dice = self.dice.roll(req.dice);
+                    self.rules.roll(&mut self.state, &dice).ok()?;
+                }
+            }
+        }
+    }
+
+    /// Applies an option; `false` if the rules refuse it.
+    pub fn choose(&mut self, option: &str) -> bool {
+        self.rules.choose(&mut self.state, option).is_ok()
+    }
+
+    /// The copy's own dice, for the policy's random picks.
+    pub fn dice(&mut self) -> &mut Dice {
+        &mut self.dice
+    }
+}
+
+fn rollout<R: Rules, H: Heuristics<R>>(
+    rules: &R,
+    root: &R::State,
+    first: &str,
+    h: &H,
+    side: &str,
+    budget: Budget,
+    seed: u64,
+) -> f64 {
+    let mut sim = Sim::new(rules, root.clone(), seed);
+    if !sim.choose(first) {
+        return f64::NEG_INFINITY;
+    }
+    for _ in 0..budget.horizon {
+        let Some(d) = sim.settle() else { break };
+        let priors = h.priors(rules, &sim.state, &d);
+        let i = policy_pick(&priors, budget.epsilon, sim.dice());
+        let Some(option) = d.options.get(i) else { break };
+        if !sim.choose(&option.id) {
+            break;
+        }
+    }
+    // Rolls due after the last choice are part of its outcome.
+    sim.settle();
+    h.value(rules, &sim.state, side)
+}
+
+/// SplitMix64 of a seed and a counter: independent seeds for the rollouts.
+#[must_use]
+pub fn mix(seed: u64, n: u64) -> u64 {
+    let mut z = seed.wrapping_add(n.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

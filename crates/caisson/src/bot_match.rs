@@ -1,0 +1,385 @@
+//! Bot matches: many games of one scenario between two computer players (`caisson bot-match`),
+//! played through the same [`DynGame`] face as every front end, on several threads, and a
+//! balance report: victory levels, the VP distribution (with an SVG plot), losses and game length.
+//!
+//! Game `i` uses the seed `seed + i`; the bots' choices are seeded from the game's seed and the
+//! number of choices made, as the web server seeds its computer player, so every game can be
+//! replayed alone and the report does not depend on the number of threads.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use caisson_ai::Bot;
+use caisson_kernel::{DiceMode, Setup};
+use serde::Serialize;
+
+use crate::{panic_message, Outcome, Registry};
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Scenario id.
+    pub scenario: String,
+    /// Number of games.
+    pub games: u64,
+    /// Seed of the first game; game `i` uses `seed + i` (wrapping).
+    pub seed: u64,
+    /// The Union player.
+    pub union: Bot,
+    /// The Confederate player.
+    pub confederate: Bot,
+    /// A game not over after this many decisions is stopped and counted as unfinished.
+    pub max_steps: u64,
+    /// Threads.
+    pub jobs: usize,
+    /// Game options.
+    pub options: Vec<String>,
+}
+
+/// One game's result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameResult {
+    /// The game's seed.
+    pub seed: u64,
+    /// Whether it reached its end.
+    pub finished: bool,
+    /// Decisions made, both sides.
+    pub decisions: u64,
+    /// How it ended (or stood when stopped), if the rule system scores it.
+    pub outcome: Option<Outcome>,
+    /// What went wrong, if anything (a refused option, a panic, no end in `max_steps`).
+    pub error: Option<String>,
+}
+
+/// The bot of a side.
+fn bot_for(plan: &Plan, side: &str) -> Bot {
+    if side == "union" {
+        plan.union
+    } else {
+        plan.confederate
+    }
+}
+
+/// Plays one game of the plan.
+#[must_use]
+pub fn play_one(registry: &dyn Registry, plan: &Plan, seed: u64) -> GameResult {
+    let mut result = GameResult { seed, finished: false, decisions: 0, outcome: None, error: None };
+    let setup = Setup {
+        system: registry.system().to_string(),
+        scenario: plan.scenario.clone(),
+        seed,
+        dice: DiceMode::Seeded,
+        options: plan.options.clone(),
+    };
+    let mut game = match registry.new_game(&setup) {
+        Ok(g) => g,
+        Err(e) => {
+            result.error = Some(format!("cannot start: {e}"));
+            return result;
+        }
+    };
+    let played = catch_unwind(AssertUnwindSafe(|| -> Result<bool, String> {
+        for _ in 0..plan.max_steps {
+            let Some(decision) = game.pending() else { return Ok(true) };
+            let bot = bot_for(plan, &decision.side);
+            let choice_seed = caisson_ai::bot_seed(seed, game.actions().len() as u64);
+            let Some(id) = bot.choose(game.as_ref(), choice_seed) else { return Ok(true) };
+            game.choose(&id).map_err(|e| format!("the game refused `{id}`, which it offered: {e}"))?;
+        }
+        Ok(game.pending().is_none())
+    }));
+    result.decisions = game.actions().len() as u64;
+    match played {
+        Ok(Ok(true)) => result.finished = true,
+        Ok(Ok(false)) => result.error = Some(format!("not over after {} decisions", plan.max_steps)),
+        Ok(Err(e)) => result.error = Some(e),
+        Err(payload) => result.error = Some(format!("panic: {}", panic_message(payload.as_ref()))),
+    }
+    result.outcome = catch_unwind(AssertUnwindSafe(|| registry.outcome(game.as_ref()))).ok().flatten();
+    result
+}
+
+/// Plays every game of the plan on `plan.jobs` threads, calling `done` after each game (for a
+/// progress bar). Results come back in seed order.
+pub fn run(registry: &(dyn Registry + Sync), plan: &Plan, done: &(dyn Fn(&GameResult) + Sync)) -> Report {
+    let started = Instant::now();
+    let next = AtomicU64::new(0);
+    let results = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..plan.jobs.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= plan.games {
+                    break;
+                }
+                let r = play_one(registry, plan, plan.seed.wrapping_add(i));
+                done(&r);
+                if let Ok(mut all) = results.lock() {
+                    all.push((i, r));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_default();
+    results.sort_by_key(|(i, _)| *i);
+    Report::new(plan, results.into_iter().map(|(_, r)| r).collect(), started.elapsed())
+}
+
+/// Mean and spread of a sample.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Stats {
+    /// Mean.
+    pub mean: f64,
+    /// Standard deviation.
+    pub sd: f64,
+    /// Least value.
+    pub min: f64,
+    /// Greatest value.
+    pub max: f64,
+}
+
+impl Stats {
+    fn of(xs: &[f64]) -> Stats {
+        if xs.is_empty() {
+            return Stats::default();
+        }
+        let n = xs.len() as f64;
+        let mean = xs.iter().sum::<f64>() / n;
+        let sd = (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt();
+        let min = xs.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        Stats { mean, sd, min, max }
+    }
+}
+
+/// The balance report of a match.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Scenario id.
+    pub scenario: String,
+    /// The Union bot.
+    pub union: String,
+    /// The Confederate bot.
+    pub confederate: String,
+    /// Seed of the first game.
+    pub seed: u64,
+    /// Games played.
+    pub games: u64,
+    /// Games that reached their end.
+    pub finished: u64,
+    /// Wins by side id (finished games whose level names the side), and `none`.
+    pub wins: BTreeMap<String, u64>,
+    /// Finished games by victory level.
+    pub levels: BTreeMap<String, u64>,
+    /// The side whose VP are counted.
+    pub vp_side: Option<String>,
+    /// Victory points of the finished games.
+    pub vp: Stats,
+    /// Manpower lost per finished game, by side.
+    pub losses: BTreeMap<String, Stats>,
+    /// Decisions per game (every game).
+    pub decisions: Stats,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Games played per second (playouts per second).
+    pub games_per_second: f64,
+    /// Decisions per second.
+    pub decisions_per_second: f64,
+    /// Every game.
+    pub results: Vec<GameResult>,
+}
+
+impl Report {
+    fn new(plan: &Plan, results: Vec<GameResult>, elapsed: Duration) -> Report {
+        let finished: Vec<&GameResult> = results.iter().filter(|r| r.finished).collect();
+        let outcomes: Vec<&Outcome> = finished.iter().filter_map(|r| r.outcome.as_ref()).collect();
+        let mut wins = BTreeMap::new();
+        let mut levels = BTreeMap::new();
+        for o in &outcomes {
+            *wins.entry(o.winner.clone().unwrap_or_else(|| "none".into())).or_insert(0) += 1;
+            *levels.entry(o.level.clone()).or_insert(0) += 1;
+        }
+        let mut losses = BTreeMap::new();
+        for side in outcomes.iter().flat_map(|o| o.losses.keys()) {
+            if !losses.contains_key(side) {
+                let xs: Vec<f64> =
+                    outcomes.iter().map(|o| f64::from(o.losses.get(side).copied().unwrap_or(0))).collect();
+                losses.insert(side.clone(), Stats::of(&xs));
+            }
+        }
+        let vp: Vec<f64> = outcomes.iter().map(|o| o.vp).collect();
+        let decisions: Vec<f64> = results.iter().map(|r| r.decisions as f64).collect();
+        let seconds = elapsed.as_secs_f64();
+        let per_second = |n: f64| if seconds > 0.0 { n / seconds } else { 0.0 };
+        Report {
+            scenario: plan.scenario.clone(),
+            union: plan.union.name(),
+            confederate: plan.confederate.name(),
+            seed: plan.seed,
+            games: results.len() as u64,
+            finished: finished.len() as u64,
+            wins,
+            levels,
+            vp_side: outcomes.first().map(|o| o.vp_side.clone()),
+            vp: Stats::of(&vp),
+            losses,
+            decisions: Stats::of(&decisions),
+            seconds,
+            games_per_second: per_second(results.len() as f64),
+            decisions_per_second: per_second(decisions.iter().sum()),
+            results,
+        }
+    }
+
+    /// Finished games a side won, as a fraction of the finished games.
+    #[must_use]
+    pub fn win_rate(&self, side: &str) -> f64 {
+        if self.finished == 0 {
+            return 0.0;
+        }
+        self.wins.get(side).copied().unwrap_or(0) as f64 / self.finished as f64
+    }
+
+    /// The report as text.
+    ///
+    /// # Errors
+    /// Writing to `out` failed.
+    pub fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "scenario:        {}", self.scenario)?;
+        writeln!(out, "players:         Union {} vs Confederate {}", self.union, self.confederate)?;
+        writeln!(
+            out,
+            "games finished:  {} of {} (seeds {}..={})",
+            self.finished,
+            self.games,
+            self.seed,
+            self.seed.wrapping_add(self.games.saturating_sub(1))
+        )?;
+        for (side, n) in &self.wins {
+            writeln!(out, "wins {side:<12} {n} ({:.1}%)", 100.0 * self.win_rate(side))?;
+        }
+        writeln!(out, "victory levels:")?;
+        let mut levels: Vec<(&String, &u64)> = self.levels.iter().collect();
+        levels.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        for (level, n) in levels {
+            writeln!(out, "  {level:<34} {n}")?;
+        }
+        if let Some(side) = &self.vp_side {
+            writeln!(
+                out,
+                "{side} VP:  mean {:.2}, sd {:.2}, min {}, max {}",
+                self.vp.mean, self.vp.sd, self.vp.min, self.vp.max
+            )?;
+        }
+        for (side, s) in &self.losses {
+            writeln!(out, "{side} Manpower lost per game: mean {:.2} (sd {:.2})", s.mean, s.sd)?;
+        }
+        writeln!(
+            out,
+            "game length:     {:.0} decisions on average (min {}, max {})",
+            self.decisions.mean, self.decisions.min, self.decisions.max
+        )?;
+        writeln!(
+            out,
+            "speed:           {:.2} games/s, {:.0} decisions/s ({:.1} s)",
+            self.games_per_second, self.decisions_per_second, self.seconds
+        )?;
+        for r in self.results.iter().filter(|r| r.error.is_some()) {
+            writeln!(out, "problem, seed {}: {}", r.seed, r.error.as_deref().unwrap_or(""))?;
+        }
+        out.flush()
+    }
+
+    /// A histogram of the VP of the finished games as SVG, with the victory levels' lowest
+    /// totals marked.
+    #[must_use]
+    pub fn svg(&self) -> String {
+        let outcomes: Vec<&Outcome> =
+            self.results.iter().filter(|r| r.finished).filter_map(|r| r.outcome.as_ref()).collect();
+        let mut counts: BTreeMap<i64, u64> = BTreeMap::new();
+        for o in &outcomes {
+            *counts.entry(o.vp.floor() as i64).or_insert(0) += 1;
+        }
+        let thresholds = outcomes.first().map(|o| o.thresholds.clone()).unwrap_or_default();
+        let lo = counts.keys().next().copied().unwrap_or(0);
+        let hi = counts.keys().next_back().copied().unwrap_or(0);
+        let t_lo = thresholds.iter().map(|t| t.0 as i64).min().unwrap_or(lo);
+        let t_hi = thresholds.iter().map(|t| t.0 as i64).max().unwrap_or(hi);
+        let (lo, hi) = (lo.min(t_lo) - 1, hi.max(t_hi) + 1);
+        let top = counts.values().copied().max().unwrap_or(1).max(1);
+        let (w, h, left, bottom, top_pad) = (800.0, 400.0, 50.0, 40.0, 50.0);
+        let bins = (hi - lo + 1).max(1) as f64;
+        let bw = (w - left - 20.0) / bins;
+        let plot_h = h - bottom - top_pad;
+        let x_of = |vp: f64| left + (vp - lo as f64) * bw;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11">"#
+        );
+        let _ = writeln!(s, r##"<rect width="{w}" height="{h}" fill="#fff"/>"##);
+        let side = self.vp_side.clone().unwrap_or_default();
+        let _ = writeln!(
+            s,
+            r#"<text x="{left}" y="20" font-size="14">{}: {side} VP in {} games, Union {} vs Confederate {}</text>"#,
+            self.scenario,
+            outcomes.len(),
+            self.union,
+            self.confederate
+        );
+        for (vp, n) in &counts {
+            let bh = plot_h * (*n as f64) / (top as f64);
+            let x = x_of(*vp as f64);
+            let _ = writeln!(
+                s,
+                r##"<rect x="{x:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}" fill="#4a6fa5"><title>{vp} VP: {n} games</title></rect>"##,
+                h - bottom - bh,
+                (bw - 1.0).max(1.0)
+            );
+        }
+        for (min, level) in &thresholds {
+            let x = x_of(*min);
+            let _ = writeln!(
+                s,
+                r##"<line x1="{x:.1}" y1="{top_pad}" x2="{x:.1}" y2="{:.1}" stroke="#a33" stroke-dasharray="4 3"/>"##,
+                h - bottom
+            );
+            let _ = writeln!(
+                s,
+                r##"<text x="{:.1}" y="{:.1}" fill="#a33" transform="rotate(-90 {:.1} {:.1})">{}</text>"##,
+                x + 10.0,
+                top_pad + 4.0,
+                x + 10.0,
+                top_pad + 4.0,
+                escape(level)
+            );
+        }
+        let _ = writeln!(
+            s,
+            r##"<line x1="{left}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#000"/>"##,
+            h - bottom,
+            w - 20.0,
+            h - bottom
+        );
+        let step = ((hi - lo) / 10).max(1);
+        let mut t = lo;
+        while t <= hi {
+            let _ =
+                writeln!(s, r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{t}</text>"#, x_of(t as f64), h - 22.0);
+            t += step;
+        }
+        let _ = writeln!(s, r#"<text x="8" y="{:.1}">{top}</text>"#, top_pad + 4.0);
+        let _ = writeln!(s, r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{side} VP</text>"#, w / 2.0, h - 6.0);
+        s.push_str("</svg>\n");
+        s
+    }
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
