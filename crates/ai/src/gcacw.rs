@@ -13,11 +13,15 @@
 //! reach (`combat::assess`); losses fall on the strongest unit; retreats stop as soon as allowed;
 //! units at their objective entrench; the side passes when nothing is worth doing.
 
-use std::sync::OnceLock;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use caisson_gcacw::catalog::CounterType;
-use caisson_gcacw::charts::AttackType;
+use caisson_gcacw::charts::{AttackType, Half};
 use caisson_gcacw::combat::{self, Assessment, Attack};
+use caisson_gcacw::movement::{self, MoveContext};
+use caisson_gcacw::zoc::Zoc;
 use caisson_gcacw::state::{Stage, State};
 use caisson_gcacw::{victory, Gcacw, Side};
 use caisson_hexmap::Hex;
@@ -31,8 +35,10 @@ const WIN_BONUS: f64 = 100.0;
 /// VP per Manpower point a side loses, in the priors' estimate of an attack (the scenarios give 2
 /// or 3 per point lost in combat).
 const LOSS_VP: f64 = 2.5;
+/// Movement points a hex of march costs on average, to turn movement points into hexes.
+const MP_PER_HEX: f64 = 1.5;
 /// How far (hexes beyond `within`) an objective still pulls a unit.
-const PULL_RANGE: f64 = 16.0;
+const PULL_RANGE: f64 = 40.0;
 
 /// Which units an objective is for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -139,9 +145,19 @@ impl GcacwHeuristics {
             }
     }
 
-    /// How far `hex` is from being near enough to `o`.
-    fn gap_to(o: &Objective, hex: Hex) -> u16 {
-        o.hexes.iter().map(|&h| h.distance(hex).saturating_sub(o.within)).min().unwrap_or(u16::MAX)
+    /// How far `hex` is from being near enough to `o` for a unit of type `mover`, in hexes of
+    /// march (movement points on the empty map over [`MP_PER_HEX`], less `within`).
+    fn gap_to(rules: &Gcacw, o: &Objective, mover: CounterType, hex: Hex) -> f64 {
+        let field = distance_field(rules, o.side, mover, &o.hexes);
+        let map = rules.map();
+        let mp = map.index(hex).and_then(|i| field.get(i).copied()).unwrap_or(u32::MAX);
+        let hexes = if mp == u32::MAX {
+            // Cut off on the empty map (a scenario's barred area): far away.
+            3.0 * f64::from(o.hexes.iter().map(|&h| h.distance(hex)).min().unwrap_or(u16::MAX))
+        } else {
+            f64::from(mp) / 2.0 / MP_PER_HEX
+        };
+        (hexes - f64::from(o.within)).max(0.0)
     }
 
     /// The objective unit `u` should head for, if any: the best weight for the distance.
@@ -150,15 +166,17 @@ impl GcacwHeuristics {
         self.active(state)
             .filter(|o| Self::counts(rules, state, o, u))
             .max_by(|a, b| {
-                let wa = a.vp / (1.0 + f64::from(Self::gap_to(a, hex)));
-                let wb = b.vp / (1.0 + f64::from(Self::gap_to(b, hex)));
+                let mover = rules.unit_type(state, u);
+                let wa = a.vp / (1.0 + Self::gap_to(rules, a, mover, hex));
+                let wb = b.vp / (1.0 + Self::gap_to(rules, b, mover, hex));
                 wa.total_cmp(&wb)
             })
     }
 
     /// How far unit `u` would be from its objective if it stood in `hex` (`None`: no objective).
     fn gap(&self, rules: &Gcacw, state: &State, u: usize, hex: Hex) -> Option<f64> {
-        self.goal(rules, state, u).map(|o| f64::from(Self::gap_to(o, hex)))
+        let mover = rules.unit_type(state, u);
+        self.goal(rules, state, u).map(|o| Self::gap_to(rules, o, mover, hex))
     }
 
     /// How far unit `u` is from its objective now (0 without one).
@@ -168,16 +186,16 @@ impl GcacwHeuristics {
 
     /// The pull of the objectives on a side's units, in VP.
     fn pull(&self, rules: &Gcacw, state: &State, side: Side) -> f64 {
-        let closeness = |gap: u16| (1.0 - f64::from(gap) / PULL_RANGE).max(0.0);
+        let closeness = |gap: f64| (1.0 - gap / PULL_RANGE).max(0.0);
         let mut total = 0.0;
         for o in self.active(state).filter(|o| o.side == side) {
             let gaps = rules
                 .on_map(state)
                 .filter(|&(u, _)| Self::counts(rules, state, o, u))
-                .map(|(_, hex)| Self::gap_to(o, hex));
+                .map(|(u, hex)| Self::gap_to(rules, o, rules.unit_type(state, u), hex));
             if o.each {
                 total += gaps.map(|g| 0.5 * o.vp * closeness(g)).sum::<f64>();
-            } else if let Some(g) = gaps.min() {
+            } else if let Some(g) = gaps.min_by(f64::total_cmp) {
                 total += 0.5 * o.vp * closeness(g);
             }
         }
@@ -233,17 +251,14 @@ impl GcacwHeuristics {
             "march" => Self::unit(rules, arg).map_or(0.0, |u| {
                 let unit = &state.units[u];
                 let gap = self.gap_now(rules, state, u);
-                let tired = 0.6 * f64::from(unit.fatigue) + if unit.organized { 0.0 } else { 1.0 };
+                let tired = 0.3 * f64::from(unit.fatigue) + if unit.organized { 0.0 } else { 0.5 };
                 let hunt = self.attack_chance(rules, state, u);
-                if gap > 0.0 {
-                    2.0 + 0.3 * gap.min(8.0) - tired + hunt
-                } else {
-                    0.2 - tired + hunt
-                }
+                let base = if gap > 0.0 { 2.0 + 0.3 * gap.min(8.0) } else { 0.2 };
+                base - tired + hunt - Self::extended_cost(state, u)
             }),
             "entrench" => Self::unit(rules, arg).map_or(0.0, |u| {
                 let near = self.enemy_within(rules, state, u, 4);
-                if self.gap_now(rules, state, u) == 0.0 && near {
+                if self.goal(rules, state, u).is_some() && self.gap_now(rules, state, u) == 0.0 && near {
                     1.6
                 } else {
                     0.3
@@ -256,7 +271,10 @@ impl GcacwHeuristics {
                     .filter(|&(u, h)| {
                         rules.unit_side(state, u) == side
                             && h.distance(at) <= 3
-                            && state.units[u].fatigue < 3
+                            && rules
+                                .catalog()
+                                .commands_unit(usize::from(state.leaders[l].counter), usize::from(state.units[u].counter))
+                            && Self::extended_cost(state, u) == 0.0
                             && self.gap_now(rules, state, u) > 0.0
                     })
                     .count();
@@ -270,6 +288,21 @@ impl GcacwHeuristics {
             "burn" | "rail" | "arrive" | "consolidate" => 1.2,
             _ => 0.5,
         }
+    }
+
+    /// What marching once more costs unit `u` in the priors: an extended march (to fatigue 3 or
+    /// 4, or on the exhausted side to 2 or more, GCACW 5.1) risks Manpower, all the more for a
+    /// weak unit, and fatigue 4 most of all.
+    fn extended_cost(state: &State, u: usize) -> f64 {
+        let unit = &state.units[u];
+        let after = unit.fatigue + 1;
+        let extended = after >= 3 || (unit.exhausted && after >= 2);
+        if !extended {
+            return 0.0;
+        }
+        let weak = if unit.manpower <= 2 { 2.0 } else { 0.0 };
+        let worst = if after >= 4 { 1.5 } else { 0.0 };
+        1.5 + weak + worst
     }
 
     /// Whether a unit of the other side stands within `n` hexes of unit `u`.
@@ -403,20 +436,26 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                         Stage::ForceMarch { march } => Some(march.unit),
                         _ => None,
                     })) {
-                        ("force-march", Some(u)) => 0.5 + 0.1 * self.gap_now(rules, state, u),
+                        ("force-march", Some(u)) => 0.4 + 0.04 * self.gap_now(rules, state, u),
                         _ => 1.0,
                     },
                     "activate-select" => match (verb, unit) {
                         ("march", Some(u)) => {
                             let gap = self.gap_now(rules, state, u);
                             let fatigue = f64::from(state.units[u].fatigue);
-                            if gap > 0.0 && fatigue < 3.0 {
-                                1.0 + 0.1 * gap - 0.3 * fatigue
+                            if gap > 0.0 {
+                                1.0 + 0.1 * gap.min(8.0) - 0.2 * fatigue - Self::extended_cost(state, u)
                             } else {
                                 -1.0
                             }
                         }
-                        ("entrench", Some(u)) if self.gap_now(rules, state, u) == 0.0 => 0.8,
+                        ("entrench", Some(u))
+                            if self.goal(rules, state, u).is_some()
+                                && self.gap_now(rules, state, u) == 0.0
+                                && self.enemy_within(rules, state, u, 4) =>
+                        {
+                            0.8
+                        }
                         ("done", _) => 0.5,
                         _ => -2.0,
                     },
@@ -477,6 +516,80 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
     }
 }
 
+/// A distance field: the movement points (in halves) from each hex (by map index) to the nearest
+/// goal hex, `u32::MAX` where none can be reached.
+type Field = Arc<Vec<u32>>;
+
+static FIELDS: OnceLock<Mutex<BTreeMap<(String, Side, u8, Vec<Hex>), Field>>> = OnceLock::new();
+
+/// The movement points a unit of type `mover` of `side` needs from each hex to the nearest of
+/// `goals`, on the scenario's map with no other unit on it, no rain and every bridge standing
+/// (GCACW 6.1, 6.2 costs through `movement::step`). Depends only on the scenario, so it is
+/// computed once per process and shared.
+fn distance_field(rules: &Gcacw, side: Side, mover: CounterType, goals: &[Hex]) -> Field {
+    let code = match mover {
+        CounterType::Infantry => 0,
+        CounterType::Cavalry => 1,
+        CounterType::Wagon => 2,
+        _ => 3,
+    };
+    let key = (rules.scenario().id.clone(), side, code, goals.to_vec());
+    let cache = FIELDS.get_or_init(|| Mutex::new(BTreeMap::new()));
+    if let Some(f) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return f;
+    }
+    let field = Arc::new(compute_field(rules, side, mover, goals));
+    if let Ok(mut c) = cache.lock() {
+        c.insert(key, field.clone());
+    }
+    field
+}
+
+fn compute_field(rules: &Gcacw, side: Side, mover: CounterType, goals: &[Hex]) -> Vec<u32> {
+    let map = rules.map();
+    let n = map.index_len();
+    let ctx = MoveContext {
+        side,
+        mover,
+        rain: false,
+        enemy_zoc: vec![Zoc::None; n],
+        occupant: vec![None; n],
+        friendly_cv: vec![Half::ZERO; n],
+        infantry: vec![false; n],
+        wagon: vec![false; n],
+        bridges: Default::default(),
+        confined: None,
+        wagon_bridge: 0,
+        fords_closed: false,
+        forts: Vec::new(),
+        barred: Vec::new(),
+    };
+    let mut dist = vec![u32::MAX; n];
+    let mut heap = BinaryHeap::new();
+    for &g in goals {
+        if let Some(i) = map.index(g) {
+            dist[i] = 0;
+            heap.push(Reverse((0u32, i)));
+        }
+    }
+    while let Some(Reverse((d, i))) = heap.pop() {
+        if d > dist[i] {
+            continue;
+        }
+        let to = map.hex_at(i);
+        for (_, from) in map.neighbors(to) {
+            let Some(j) = map.index(from) else { continue };
+            let Some(step) = movement::step(rules, &ctx, from, to, false, false, true) else { continue };
+            let nd = d + u32::from(step.cost.halves()).max(1);
+            if nd < dist[j] {
+                dist[j] = nd;
+                heap.push(Reverse((nd, j)));
+            }
+        }
+    }
+    dist
+}
+
 /// The side a finished game's victory level names as winner (`None` while it is not over, or a
 /// level that names neither side).
 #[must_use]
@@ -486,4 +599,23 @@ pub fn winner(rules: &Gcacw, state: &State) -> Option<Side> {
     }
     let level = victory::score(rules, state).level;
     Side::BOTH.into_iter().find(|s| level.starts_with(&s.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use caisson_gcacw::registry::hsn;
+    use caisson_gcacw::Settings;
+
+    #[test]
+    fn field_probe() {
+        let (rules, state) = Gcacw::new(hsn().expect("data"), "hsn-3", Settings::default()).expect("hsn-3");
+        let goals = ["4010".parse::<Hex>().expect("hex")];
+        let f = distance_field(&rules, Side::Union, CounterType::Infantry, &goals);
+        for h in ["4010", "3910", "3010", "2014", "2914", "3213"] {
+            let hex: Hex = h.parse().expect("hex");
+            eprintln!("{h}: {:?}", rules.map().index(hex).map(|i| f[i]));
+        }
+        let _ = state;
+    }
 }
