@@ -21,8 +21,8 @@ use caisson_gcacw::catalog::CounterType;
 use caisson_gcacw::charts::{AttackType, Half};
 use caisson_gcacw::combat::{self, Assessment, Attack};
 use caisson_gcacw::movement::{self, MoveContext};
-use caisson_gcacw::zoc::Zoc;
 use caisson_gcacw::state::{Stage, State};
+use caisson_gcacw::zoc::Zoc;
 use caisson_gcacw::{victory, Gcacw, Side};
 use caisson_hexmap::Hex;
 use caisson_kernel::Decision;
@@ -148,12 +148,16 @@ impl GcacwHeuristics {
     /// How far `hex` is from being near enough to `o` for a unit of type `mover`, in hexes of
     /// march (movement points on the empty map over [`MP_PER_HEX`], less `within`).
     fn gap_to(rules: &Gcacw, o: &Objective, mover: CounterType, hex: Hex) -> f64 {
+        let near = o.hexes.iter().map(|&h| h.distance(hex)).min().unwrap_or(u16::MAX);
+        if o.within > 0 && near <= o.within {
+            return 0.0;
+        }
         let field = distance_field(rules, o.side, mover, &o.hexes);
         let map = rules.map();
         let mp = map.index(hex).and_then(|i| field.get(i).copied()).unwrap_or(u32::MAX);
         let hexes = if mp == u32::MAX {
             // Cut off on the empty map (a scenario's barred area): far away.
-            3.0 * f64::from(o.hexes.iter().map(|&h| h.distance(hex)).min().unwrap_or(u16::MAX))
+            3.0 * f64::from(near)
         } else {
             f64::from(mp) / 2.0 / MP_PER_HEX
         };
@@ -163,14 +167,12 @@ impl GcacwHeuristics {
     /// The objective unit `u` should head for, if any: the best weight for the distance.
     fn goal(&self, rules: &Gcacw, state: &State, u: usize) -> Option<&Objective> {
         let hex = state.units[u].hex?;
-        self.active(state)
-            .filter(|o| Self::counts(rules, state, o, u))
-            .max_by(|a, b| {
-                let mover = rules.unit_type(state, u);
-                let wa = a.vp / (1.0 + Self::gap_to(rules, a, mover, hex));
-                let wb = b.vp / (1.0 + Self::gap_to(rules, b, mover, hex));
-                wa.total_cmp(&wb)
-            })
+        self.active(state).filter(|o| Self::counts(rules, state, o, u)).max_by(|a, b| {
+            let mover = rules.unit_type(state, u);
+            let wa = a.vp / (1.0 + Self::gap_to(rules, a, mover, hex));
+            let wb = b.vp / (1.0 + Self::gap_to(rules, b, mover, hex));
+            wa.total_cmp(&wb)
+        })
     }
 
     /// How far unit `u` would be from its objective if it stood in `hex` (`None`: no objective).
@@ -226,10 +228,22 @@ impl GcacwHeuristics {
             .map(|r| {
                 let (d, at) = (&r.cells.defender, &r.cells.attacker);
                 let mut v = LOSS_VP * (f64::from(d.loss) - f64::from(at.loss));
-                v += if d.rout { 3.0 } else if d.retreat { 1.5 } else { 0.0 };
+                v += if d.rout {
+                    3.0
+                } else if d.retreat {
+                    1.5
+                } else {
+                    0.0
+                };
                 v += if d.disorganize { 0.5 } else { 0.0 };
                 v -= if at.disorganize { 1.0 } else { 0.0 };
-                v -= if at.rout { 3.0 } else if at.retreat { 1.5 } else { 0.0 };
+                v -= if at.rout {
+                    3.0
+                } else if at.retreat {
+                    1.5
+                } else {
+                    0.0
+                };
                 r.probability * v
             })
             .sum()
@@ -271,9 +285,10 @@ impl GcacwHeuristics {
                     .filter(|&(u, h)| {
                         rules.unit_side(state, u) == side
                             && h.distance(at) <= 3
-                            && rules
-                                .catalog()
-                                .commands_unit(usize::from(state.leaders[l].counter), usize::from(state.units[u].counter))
+                            && rules.catalog().commands_unit(
+                                usize::from(state.leaders[l].counter),
+                                usize::from(state.units[u].counter),
+                            )
                             && Self::extended_cost(state, u) == 0.0
                             && self.gap_now(rules, state, u) > 0.0
                     })
@@ -432,10 +447,13 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                             0.0
                         }
                     }
-                    "force-march" => match (verb, moving.or(match &state.stage {
-                        Stage::ForceMarch { march } => Some(march.unit),
-                        _ => None,
-                    })) {
+                    "force-march" => match (
+                        verb,
+                        moving.or(match &state.stage {
+                            Stage::ForceMarch { march } => Some(march.unit),
+                            _ => None,
+                        }),
+                    ) {
                         ("force-march", Some(u)) => 0.4 + 0.04 * self.gap_now(rules, state, u),
                         _ => 1.0,
                     },
@@ -481,9 +499,9 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                         "done" => 0.5,
                         _ => -1.0,
                     },
-                    "assault-target" => arg
-                        .parse::<Hex>()
-                        .map_or(0.0, |t| if self.is_goal(state, side, t) { 1.0 } else { 0.5 }),
+                    "assault-target" => {
+                        arg.parse::<Hex>().map_or(0.0, |t| if self.is_goal(state, side, t) { 1.0 } else { 0.5 })
+                    }
                     "grand-offer" => match verb {
                         "no-grand" => 1.0,
                         _ => 0.0,

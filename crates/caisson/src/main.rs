@@ -293,13 +293,8 @@ impl Registry for Gcacw {
         for loss in &state.losses {
             *losses.entry(rules.unit_side(state, loss.unit).id().to_string()).or_insert(0) += u32::from(loss.amount);
         }
-        let thresholds = rules
-            .scenario()
-            .victory
-            .level
-            .iter()
-            .filter_map(|l| l.min.map(|m| (m, l.result.clone())))
-            .collect();
+        let thresholds =
+            rules.scenario().victory.level.iter().filter_map(|l| l.min.map(|m| (m, l.result.clone()))).collect();
         Some(Outcome {
             vp_side: score.side.id().to_string(),
             vp: score.total,

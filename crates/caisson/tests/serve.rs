@@ -238,7 +238,7 @@ fn hostile_requests_get_json_errors_and_change_nothing() {
         ("unknown scenario", post(&format!("{}/api/games", s.base), None, r#"{"scenario": "nope"}"#), 400),
         ("bad mode", post(&format!("{}/api/games", s.base), None, r#"{"scenario": "race", "mode": "x"}"#), 400),
         ("bad seed", post(&format!("{}/api/games", s.base), None, r#"{"scenario": "race", "seed": -2}"#), 400),
-        ("bad bot", post(&format!("{}/api/games", s.base), None, r#"{"scenario": "race", "bot": "ai"}"#), 400),
+        ("bad bot", post(&format!("{}/api/games", s.base), None, r#"{"scenario": "race", "bot": "genius"}"#), 400),
         ("unknown map", get(&format!("{}/api/maps/nope.svg", s.base), None), 404),
         ("replay past the end", get(&format!("{}/api/games/{game}/replay?at=5", s.base), Some(table)), 400),
         ("replay without at", get(&format!("{}/api/games/{game}/replay", s.base), Some(table)), 400),
@@ -375,6 +375,7 @@ fn the_computer_moves_for_its_side_reproducibly() {
         assert_eq!(r.body["seq"], 2, "the computer answered at once");
         assert_eq!(r.body["waiting_for"], "union");
         assert_eq!(r.body["computer"], "confederate");
+        assert_eq!(r.body["bot"], "ai-normal", "the computer opponent is the default bot");
         let save = get(&format!("{}/api/games/{game}/save?token={table}", s.base), None);
         assert_eq!(save.status, 200);
         save.body["actions"].clone()
@@ -389,6 +390,12 @@ fn the_computer_moves_for_its_side_reproducibly() {
     assert_eq!(g.body["seq"], 1);
     assert_eq!(g.body["waiting_for"], "confederate");
     assert_eq!(g.body["can_act"], true);
+
+    // The random player may be asked for by name, and is kept with the game.
+    let (game, seats) =
+        create(&s.base, json!({"scenario": "race", "mode": "computer", "computer": "union", "bot": "random"}));
+    let g = get(&format!("{}/api/games/{game}", s.base), Some(token(&seats, "table")));
+    assert_eq!(g.body["bot"], "random");
 }
 
 #[test]

@@ -31,6 +31,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use caisson_ai::{Bot, Level};
 use caisson_kernel::{DiceMode, Save, Setup};
 use serde_json::{json, Map, Value};
 use tokio::sync::broadcast;
@@ -266,17 +267,18 @@ fn seq_field(body: &Map<String, Value>) -> Result<u64, ApiError> {
 }
 
 /// Mode, computer side and bot of a creation or import request.
-fn mode_fields(body: &Map<String, Value>) -> Result<(Mode, Option<String>), ApiError> {
+fn mode_fields(body: &Map<String, Value>) -> Result<(Mode, Option<String>, Bot), ApiError> {
     let mode = match string_field(body, "mode")? {
         None => Mode::Hotseat,
         Some(m) => Mode::parse(m)
             .ok_or_else(|| ApiError::bad_request(format!("mode `{m}`: expected `hotseat`, `computer` or `online`")))?,
     };
-    if let Some(bot) = string_field(body, "bot")? {
-        if bot != "random" {
-            return Err(ApiError::bad_request(format!("bot `{bot}`: the only computer player is `random`")));
-        }
-    }
+    let bot = match string_field(body, "bot")? {
+        None => Bot::Ai(Level::default()),
+        Some(name) => Bot::parse(name).ok_or_else(|| {
+            ApiError::bad_request(format!("bot `{name}`: the computer players are {}", Bot::NAMES.join(", ")))
+        })?,
+    };
     let computer = match (mode, string_field(body, "computer")?) {
         (Mode::Computer, None) => Some("confederate".to_string()),
         (Mode::Computer, Some(side)) if SIDES.contains(&side) => Some(side.to_string()),
@@ -285,7 +287,7 @@ fn mode_fields(body: &Map<String, Value>) -> Result<(Mode, Option<String>), ApiE
         }
         (_, _) => None,
     };
-    Ok((mode, computer))
+    Ok((mode, computer, bot))
 }
 
 async fn scenarios(State(app): State<Arc<App>>) -> Result<Response, ApiError> {
@@ -328,12 +330,12 @@ async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>
             .as_u64()
             .ok_or_else(|| ApiError::bad_request(format!("\"seed\" must be a whole number from 0 to {}", u64::MAX)))?,
     };
-    let (mode, computer) = mode_fields(&body)?;
+    let (mode, computer, bot) = mode_fields(&body)?;
     let shared = app.clone();
     let (record, loaded) = blocking(move || {
         let system = shared.games.registry().system().to_string();
         let setup = Setup { system, scenario, seed, dice: DiceMode::Seeded, options: Vec::new() };
-        shared.games.create(NewGame { setup, mode, computer }, None)
+        shared.games.create(NewGame { setup, mode, computer, bot }, None)
     })
     .await?;
     created(&app, record, loaded).await
@@ -341,18 +343,18 @@ async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>
 
 async fn import(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
     let body = json_object(&read_body(body)?)?;
-    let (save, mode, computer) = match body.get("save") {
+    let (save, mode, computer, bot) = match body.get("save") {
         Some(save) => {
-            let (mode, computer) = mode_fields(&body)?;
-            (save.clone(), mode, computer)
+            let (mode, computer, bot) = mode_fields(&body)?;
+            (save.clone(), mode, computer, bot)
         }
-        None => (Value::Object(body), Mode::Hotseat, None),
+        None => (Value::Object(body), Mode::Hotseat, None, Bot::Random),
     };
     let save: Save =
         serde_json::from_value(save).map_err(|e| ApiError::bad_request(format!("not a Caisson save: {e}")))?;
     let shared = app.clone();
     let (record, loaded) = blocking(move || {
-        let new = NewGame { setup: save.setup.clone(), mode, computer };
+        let new = NewGame { setup: save.setup.clone(), mode, computer, bot };
         shared.games.create(new, Some(&save))
     })
     .await?;

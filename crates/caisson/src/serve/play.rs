@@ -10,7 +10,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axum::http::StatusCode;
-use caisson_kernel::{random_choice, Dice, DynGame, Save, Setup};
+use caisson_ai::Bot;
+use caisson_kernel::{DynGame, Save, Setup};
 use serde_json::{json, Value};
 
 use super::seats::{seat_of, Mode, Seat};
@@ -92,6 +93,8 @@ pub struct NewGame {
     pub mode: Mode,
     /// The computer's side, in computer mode.
     pub computer: Option<String>,
+    /// The computer player.
+    pub bot: Bot,
 }
 
 /// The served games: the registry that builds them, the store that keeps them, and the cache.
@@ -216,7 +219,7 @@ impl Games {
         let setup = game.setup().clone();
         let notices = self.registry.notices(&setup.scenario).unwrap_or_default();
         let mut actions = game.actions().to_vec();
-        bot_moves(game.as_mut(), new.computer.as_deref(), &mut actions)?;
+        bot_moves(game.as_mut(), new.computer.as_deref(), new.bot, &mut actions)?;
         let tokens = new
             .mode
             .seats()
@@ -235,6 +238,7 @@ impl Games {
                 setup: setup.clone(),
                 mode: new.mode,
                 computer: new.computer.clone(),
+                bot: new.computer.as_ref().map(|_| new.bot.name()),
                 tokens: tokens.clone(),
                 created,
             };
@@ -263,6 +267,7 @@ impl Games {
         }
         let Some(decision) = loaded.game.pending() else { return Err(ApiError::bad_request("the game is over")) };
         let computer = loaded.record.computer.clone();
+        let bot = record_bot(&loaded.record);
         if !seat.may_act(&decision.side, computer.as_deref()) {
             return Err(ApiError::forbidden(format!(
                 "the game waits for {}: the {} seat may not act for that side",
@@ -272,7 +277,7 @@ impl Games {
         }
         loaded.game.choose(option).map_err(|e| ApiError::bad_request(e.to_string()))?;
         let mut new = vec![option.to_string()];
-        let result = bot_moves(loaded.game.as_mut(), computer.as_deref(), &mut new)
+        let result = bot_moves(loaded.game.as_mut(), computer.as_deref(), bot, &mut new)
             .and_then(|()| self.store.append(&loaded.record.id, loaded.head, &new).map_err(ApiError::store));
         match result {
             Ok(head) => {
@@ -338,23 +343,25 @@ pub fn seat(record: &GameRecord, token: Option<&str>) -> Result<Seat, ApiError> 
         .ok_or_else(|| ApiError::forbidden(format!("this token opens no seat of game `{}`", record.id)))
 }
 
-/// The dice of the computer's choice at `seq`: a function of the game's seed and the number of
-/// choices made, so a replay makes the same choices (they are stored as ordinary actions anyway).
-fn bot_dice(seed: u64, seq: u64) -> Dice {
-    Dice::new(seed ^ seq.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+/// The computer player of a stored game: its stored name, or `random` for games stored before
+/// there was a choice (or a name this version does not know).
+fn record_bot(record: &GameRecord) -> Bot {
+    record.bot.as_deref().and_then(Bot::parse).unwrap_or(Bot::Random)
 }
 
-/// Lets the computer (the random player) decide while the pending decision is its side's,
-/// appending its choices to `out`.
-fn bot_moves(game: &mut dyn DynGame, computer: Option<&str>, out: &mut Vec<String>) -> Result<(), ApiError> {
+/// Lets the computer decide while the pending decision is its side's, appending its choices to
+/// `out`. Each choice is seeded from the game's seed and the number of choices made
+/// ([`caisson_ai::bot_seed`]), so a replay makes the same choices (they are stored as ordinary
+/// actions anyway).
+fn bot_moves(game: &mut dyn DynGame, computer: Option<&str>, bot: Bot, out: &mut Vec<String>) -> Result<(), ApiError> {
     let Some(side) = computer else { return Ok(()) };
     for _ in 0..BOT_LIMIT {
         let Some(decision) = game.pending() else { return Ok(()) };
         if decision.side != side {
             return Ok(());
         }
-        let mut dice = bot_dice(game.setup().seed, game.actions().len() as u64);
-        let choice = random_choice(&decision, &mut dice).to_string();
+        let seed = caisson_ai::bot_seed(game.setup().seed, game.actions().len() as u64);
+        let choice = bot.choose(game, seed).unwrap_or_default();
         game.choose(&choice).map_err(|e| ApiError::internal(format!("the computer's choice `{choice}`: {e}")))?;
         out.push(choice);
     }
@@ -383,6 +390,7 @@ pub fn game_json(loaded: &Loaded, game: &dyn DynGame, seat: Seat, live: bool) ->
         "view": game.view(seat.side()),
         "log": game.log(),
         "computer": computer,
+        "bot": computer.map(|_| record_bot(record).name()),
     })
 }
 

@@ -23,6 +23,9 @@ pub struct GameRecord {
     pub mode: Mode,
     /// The computer's side (computer mode only).
     pub computer: Option<String>,
+    /// The computer player (`caisson_ai::Bot` name, e.g. `ai-normal` or `random`); games stored
+    /// before there was a choice have none and play `random`.
+    pub bot: Option<String>,
     /// Each seat's secret token.
     pub tokens: Vec<(Seat, String)>,
     /// Creation time, seconds since the Unix epoch.
@@ -121,6 +124,7 @@ CREATE TABLE IF NOT EXISTS games (
     setup TEXT NOT NULL,
     mode TEXT NOT NULL,
     computer TEXT,
+    bot TEXT,
     tokens TEXT NOT NULL,
     created INTEGER NOT NULL,
     revision INTEGER NOT NULL DEFAULT 0
@@ -160,7 +164,14 @@ impl SqliteStore {
             conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0))?;
             conn.pragma_update(None, "synchronous", "FULL")?;
             conn.pragma_update(None, "foreign_keys", "ON")?;
-            conn.execute_batch(SCHEMA)
+            conn.execute_batch(SCHEMA)?;
+            // A database made before games had a `bot` column gets it (its games play `random`).
+            let has_bot: i64 =
+                conn.query_row("SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'bot'", [], |r| r.get(0))?;
+            if has_bot == 0 {
+                conn.execute_batch("ALTER TABLE games ADD COLUMN bot TEXT")?;
+            }
+            Ok(())
         };
         setup().map_err(|e| e.to_string())?;
         Ok(SqliteStore { conn: Mutex::new(conn) })
@@ -221,8 +232,17 @@ impl Store for SqliteStore {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db)?;
         let setup = serde_json::to_string(&game.setup).map_err(|e| StoreError::Db(e.to_string()))?;
         tx.execute(
-            "INSERT INTO games (id, setup, mode, computer, tokens, created, revision) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0)",
-            params![game.id, setup, game.mode.as_str(), game.computer, tokens_json(&game.tokens), game.created],
+            "INSERT INTO games (id, setup, mode, computer, bot, tokens, created, revision) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0)",
+            params![
+                game.id,
+                setup,
+                game.mode.as_str(),
+                game.computer,
+                game.bot,
+                tokens_json(&game.tokens),
+                game.created
+            ],
         )
         .map_err(db)?;
         insert_actions(&tx, &game.id, 0, actions)?;
@@ -239,16 +259,21 @@ impl Store for SqliteStore {
         // One read transaction: record, actions and head are one snapshot.
         let tx = conn.transaction().map_err(db)?;
         let Some(head) = read_head(&tx, id)? else { return Ok(None) };
-        let (setup, mode, computer, tokens, created) = tx
-            .query_row("SELECT setup, mode, computer, tokens, created FROM games WHERE id = ?1", params![id], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, Option<String>>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, i64>(4)?,
-                ))
-            })
+        let (setup, mode, computer, bot, tokens, created) = tx
+            .query_row(
+                "SELECT setup, mode, computer, bot, tokens, created FROM games WHERE id = ?1",
+                params![id],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, Option<String>>(2)?,
+                        r.get::<_, Option<String>>(3)?,
+                        r.get::<_, String>(4)?,
+                        r.get::<_, i64>(5)?,
+                    ))
+                },
+            )
             .map_err(db)?;
         let mut stmt = tx.prepare_cached("SELECT option FROM actions WHERE game_id = ?1 ORDER BY seq").map_err(db)?;
         let actions = stmt
@@ -267,6 +292,7 @@ impl Store for SqliteStore {
                 .map_err(|e| StoreError::Db(format!("game {id}: unreadable setup: {e}")))?,
             mode: Mode::parse(&mode).ok_or_else(|| StoreError::Db(format!("game {id}: unknown mode `{mode}`")))?,
             computer,
+            bot,
             tokens: parse_tokens(&tokens)?,
             created,
         };

@@ -142,6 +142,9 @@ impl DynGame for Boom {
     fn check(&self) -> Result<(), String> {
         DynGame::check(&self.game)
     }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 /// A unique path in the temporary directory.
