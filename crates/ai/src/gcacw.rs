@@ -626,14 +626,63 @@ mod tests {
     use caisson_gcacw::Settings;
 
     #[test]
-    fn field_probe() {
-        let (rules, state) = Gcacw::new(hsn().expect("data"), "hsn-3", Settings::default()).expect("hsn-3");
+    fn distance_fields_follow_the_roads_to_franklin() {
+        let (rules, _) = Gcacw::new(hsn().expect("data"), "hsn-3", Settings::default()).expect("hsn-3");
         let goals = ["4010".parse::<Hex>().expect("hex")];
         let f = distance_field(&rules, Side::Union, CounterType::Infantry, &goals);
-        for h in ["4010", "3910", "3010", "2014", "2914", "3213"] {
-            let hex: Hex = h.parse().expect("hex");
-            eprintln!("{h}: {:?}", rules.map().index(hex).map(|i| f[i]));
+        let at = |h: &str| rules.map().index(h.parse::<Hex>().expect("hex")).map(|i| f[i]).expect("on the map");
+        assert_eq!(at("4010"), 0, "Franklin itself");
+        assert!(at("3910") < at("3010"), "next to Franklin is nearer than Spring Hill's way");
+        assert!(at("3010") < at("2014"), "farther down the pike is farther");
+        assert!(at("2014") < u32::MAX, "Columbia's side of the map reaches Franklin");
+        // The same field, asked twice, is the one computed once.
+        assert!(Arc::ptr_eq(&f, &distance_field(&rules, Side::Union, CounterType::Infantry, &goals)));
+    }
+
+    #[test]
+    fn the_objectives_table_names_real_scenarios_and_map_hexes() {
+        let all = objectives().expect("crates/ai/data/hsn.toml parses");
+        let data = hsn().expect("data");
+        for o in all {
+            assert!(caisson_gcacw::registry::HSN_IDS.contains(&o.scenario.as_str()), "{}", o.scenario);
+            let (rules, _) = Gcacw::new(data.clone(), &o.scenario, Settings::default()).expect("scenario");
+            for h in &o.hexes {
+                assert!(rules.map().contains(*h), "{} {h} is not on the map", o.scenario);
+            }
+            assert!(o.vp > 0.0);
         }
-        let _ = state;
+        for id in &caisson_gcacw::registry::HSN_IDS[..8] {
+            assert!(all.iter().any(|o| o.scenario == *id), "{id} has no objectives");
+        }
+    }
+
+    #[test]
+    fn an_attack_is_valued_by_its_odds() {
+        use caisson_gcacw::charts::{CombatCells, CombatResult};
+        use caisson_gcacw::combat::RowOdds;
+        let row = |p: f64, defender: CombatResult, attacker: CombatResult| RowOdds {
+            row: 0,
+            differentials: (0, 0),
+            ways: 0,
+            out_of: 36,
+            probability: p,
+            cells: CombatCells {
+                defender,
+                attacker,
+                defender_column: String::new(),
+                attacker_column: String::new(),
+                row: 0,
+            },
+        };
+        let loss = |n: u8| CombatResult { loss: n, ..CombatResult::default() };
+        let (rules, state) = Gcacw::new(hsn().expect("data"), "hsn-1", Settings::default()).expect("hsn-1");
+        let attacker = rules.unit_by_id("cox").expect("cox");
+        let target = state.units[rules.unit_by_id("wagner").expect("wagner")].hex.expect("on the map");
+        let mut a =
+            combat::assess(&rules, &state, &Attack::march(&rules, &state, attacker, target, AttackType::Normal));
+        a.rows = vec![row(0.5, loss(2), loss(0)), row(0.5, loss(0), loss(1))];
+        assert!((GcacwHeuristics::attack_value(&a) - LOSS_VP * 0.5).abs() < 1e-9);
+        a.rows = vec![row(1.0, CombatResult { rout: true, ..loss(1) }, loss(0))];
+        assert!(GcacwHeuristics::attack_value(&a) > LOSS_VP, "a rout is worth more than its loss");
     }
 }

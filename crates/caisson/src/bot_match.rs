@@ -54,6 +54,9 @@ pub struct GameResult {
     pub outcome: Option<Outcome>,
     /// What went wrong, if anything (a refused option, a panic, no end in `max_steps`).
     pub error: Option<String>,
+    /// How long each side's bot took over each of its decisions, in milliseconds.
+    #[serde(skip)]
+    pub think_ms: BTreeMap<String, Vec<f64>>,
 }
 
 /// The bot of a side.
@@ -68,7 +71,9 @@ fn bot_for(plan: &Plan, side: &str) -> Bot {
 /// Plays one game of the plan.
 #[must_use]
 pub fn play_one(registry: &dyn Registry, plan: &Plan, seed: u64) -> GameResult {
-    let mut result = GameResult { seed, finished: false, decisions: 0, outcome: None, error: None };
+    let mut result =
+        GameResult { seed, finished: false, decisions: 0, outcome: None, error: None, think_ms: BTreeMap::new() };
+    let mut think: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     let setup = Setup {
         system: registry.system().to_string(),
         scenario: plan.scenario.clone(),
@@ -88,12 +93,15 @@ pub fn play_one(registry: &dyn Registry, plan: &Plan, seed: u64) -> GameResult {
             let Some(decision) = game.pending() else { return Ok(true) };
             let bot = bot_for(plan, &decision.side);
             let choice_seed = caisson_ai::bot_seed(seed, game.actions().len() as u64);
+            let started = Instant::now();
             let Some(id) = bot.choose(game.as_ref(), choice_seed) else { return Ok(true) };
+            think.entry(decision.side.clone()).or_default().push(started.elapsed().as_secs_f64() * 1000.0);
             game.choose(&id).map_err(|e| format!("the game refused `{id}`, which it offered: {e}"))?;
         }
         Ok(game.pending().is_none())
     }));
     result.decisions = game.actions().len() as u64;
+    result.think_ms = think;
     match played {
         Ok(Ok(true)) => result.finished = true,
         Ok(Ok(false)) => result.error = Some(format!("not over after {} decisions", plan.max_steps)),
@@ -141,6 +149,10 @@ pub struct Stats {
     pub min: f64,
     /// Greatest value.
     pub max: f64,
+    /// Median.
+    pub median: f64,
+    /// 95th percentile.
+    pub p95: f64,
 }
 
 impl Stats {
@@ -151,9 +163,10 @@ impl Stats {
         let n = xs.len() as f64;
         let mean = xs.iter().sum::<f64>() / n;
         let sd = (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt();
-        let min = xs.iter().copied().fold(f64::INFINITY, f64::min);
-        let max = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        Stats { mean, sd, min, max }
+        let mut sorted = xs.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let at = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize];
+        Stats { mean, sd, min: at(0.0), max: at(1.0), median: at(0.5), p95: at(0.95) }
     }
 }
 
@@ -184,6 +197,8 @@ pub struct Report {
     pub losses: BTreeMap<String, Stats>,
     /// Decisions per game (every game).
     pub decisions: Stats,
+    /// Milliseconds each side's bot took per decision (every game).
+    pub think_ms: BTreeMap<String, Stats>,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// Games played per second (playouts per second).
@@ -214,6 +229,13 @@ impl Report {
         }
         let vp: Vec<f64> = outcomes.iter().map(|o| o.vp).collect();
         let decisions: Vec<f64> = results.iter().map(|r| r.decisions as f64).collect();
+        let mut think: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+        for r in &results {
+            for (side, ms) in &r.think_ms {
+                think.entry(side.clone()).or_default().extend(ms);
+            }
+        }
+        let think_ms = think.iter().map(|(side, ms)| (side.clone(), Stats::of(ms))).collect();
         let seconds = elapsed.as_secs_f64();
         let per_second = |n: f64| if seconds > 0.0 { n / seconds } else { 0.0 };
         Report {
@@ -229,6 +251,7 @@ impl Report {
             vp: Stats::of(&vp),
             losses,
             decisions: Stats::of(&decisions),
+            think_ms,
             seconds,
             games_per_second: per_second(results.len() as f64),
             decisions_per_second: per_second(decisions.iter().sum()),
@@ -284,6 +307,9 @@ impl Report {
             "game length:     {:.0} decisions on average (min {}, max {})",
             self.decisions.mean, self.decisions.min, self.decisions.max
         )?;
+        for (side, t) in &self.think_ms {
+            writeln!(out, "{side} ms per decision: median {:.2}, p95 {:.2}, max {:.1}", t.median, t.p95, t.max)?;
+        }
         writeln!(
             out,
             "speed:           {:.2} games/s, {:.0} decisions/s ({:.1} s)",
