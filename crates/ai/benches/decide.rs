@@ -18,7 +18,7 @@ fn positions(scenario: &str, n: usize) -> Vec<(Game<Gcacw>, Decision)> {
     let mut step = 0u64;
     while out.len() < n {
         let Some(d) = game.pending() else { break };
-        if step % 7 == 0 && d.options.len() > 1 {
+        if step.is_multiple_of(7) && d.options.len() > 1 {
             let g = game.as_any().downcast_ref::<Game<Gcacw>>().expect("gcacw").clone();
             out.push((g, d.clone()));
         }

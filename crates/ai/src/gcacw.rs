@@ -538,7 +538,10 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
 /// goal hex, `u32::MAX` where none can be reached.
 type Field = Arc<Vec<u32>>;
 
-static FIELDS: OnceLock<Mutex<BTreeMap<(String, Side, u8, Vec<Hex>), Field>>> = OnceLock::new();
+/// What a distance field is for: scenario, side, mover type, goal hexes.
+type FieldKey = (String, Side, u8, Vec<Hex>);
+
+static FIELDS: OnceLock<Mutex<BTreeMap<FieldKey, Field>>> = OnceLock::new();
 
 /// The movement points a unit of type `mover` of `side` needs from each hex to the nearest of
 /// `goals`, on the scenario's map with no other unit on it, no rain and every bridge standing
