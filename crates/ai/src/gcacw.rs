@@ -78,6 +78,9 @@ pub struct Objective {
     /// How near is near enough, in hexes.
     #[serde(default)]
     pub within: u16,
+    /// How near is near enough, in movement points (a line of communication's length).
+    #[serde(default)]
+    pub within_mp: u16,
     /// The last turn it counts.
     #[serde(default)]
     pub until: Option<u16>,
@@ -159,7 +162,7 @@ impl GcacwHeuristics {
             // Cut off on the empty map (a scenario's barred area): far away.
             3.0 * f64::from(near)
         } else {
-            f64::from(mp) / 2.0 / MP_PER_HEX
+            f64::from(mp.saturating_sub(2 * u32::from(o.within_mp))) / 2.0 / MP_PER_HEX
         };
         (hexes - f64::from(o.within)).max(0.0)
     }
@@ -268,7 +271,7 @@ impl GcacwHeuristics {
                 let tired = 0.3 * f64::from(unit.fatigue) + if unit.organized { 0.0 } else { 0.5 };
                 let hunt = self.attack_chance(rules, state, u);
                 let base = if gap > 0.0 { 2.0 + 0.3 * gap.min(8.0) } else { 0.2 };
-                base - tired + hunt - Self::extended_cost(state, u)
+                base - tired + hunt - Self::extended_cost(rules, state, u)
             }),
             "entrench" => Self::unit(rules, arg).map_or(0.0, |u| {
                 let near = self.enemy_within(rules, state, u, 4);
@@ -289,7 +292,7 @@ impl GcacwHeuristics {
                                 usize::from(state.leaders[l].counter),
                                 usize::from(state.units[u].counter),
                             )
-                            && Self::extended_cost(state, u) == 0.0
+                            && Self::extended_cost(rules, state, u) == 0.0
                             && self.gap_now(rules, state, u) > 0.0
                     })
                     .count();
@@ -308,7 +311,8 @@ impl GcacwHeuristics {
     /// What marching once more costs unit `u` in the priors: an extended march (to fatigue 3 or
     /// 4, or on the exhausted side to 2 or more, GCACW 5.1) risks Manpower, all the more for a
     /// weak unit, and fatigue 4 most of all.
-    fn extended_cost(state: &State, u: usize) -> f64 {
+    /// On the scenario's last turn fatigue no longer matters, only the Manpower at risk.
+    fn extended_cost(rules: &Gcacw, state: &State, u: usize) -> f64 {
         let unit = &state.units[u];
         let after = unit.fatigue + 1;
         let extended = after >= 3 || (unit.exhausted && after >= 2);
@@ -317,7 +321,8 @@ impl GcacwHeuristics {
         }
         let weak = if unit.manpower <= 2 { 2.0 } else { 0.0 };
         let worst = if after >= 4 { 1.5 } else { 0.0 };
-        1.5 + weak + worst
+        let last_turn = state.turn >= rules.scenario().turns;
+        (1.5 + weak + worst) * if last_turn { 0.4 } else { 1.0 }
     }
 
     /// Whether a unit of the other side stands within `n` hexes of unit `u`.
@@ -462,7 +467,7 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                             let gap = self.gap_now(rules, state, u);
                             let fatigue = f64::from(state.units[u].fatigue);
                             if gap > 0.0 {
-                                1.0 + 0.1 * gap.min(8.0) - 0.2 * fatigue - Self::extended_cost(state, u)
+                                1.0 + 0.1 * gap.min(8.0) - 0.2 * fatigue - Self::extended_cost(rules, state, u)
                             } else {
                                 -1.0
                             }
