@@ -391,7 +391,8 @@ impl GcacwHeuristics {
         let Stage::Battle { battle } = &state.stage else { return 0.0 };
         match id {
             "commit" => Self::attack_value(&battle.assess(rules, state)),
-            _ => 0.0,
+            // Calling off an attack the priors chose to declare would only offer it again.
+            _ => f64::NEG_INFINITY,
         }
     }
 }

@@ -13,7 +13,8 @@ use caisson_kernel::{random_choice, Decision, Dice, Pending, Rules};
 /// What a rule system tells the search about its positions and options.
 pub trait Heuristics<R: Rules> {
     /// A prior score for each option of `decision` (same order), from the position alone:
-    /// higher is better for the deciding side. Also the rollout policy.
+    /// higher is better for the deciding side. Also the rollout policy. An option scored
+    /// `f64::NEG_INFINITY` is never searched (it is taken only when nothing else is offered).
     fn priors(&self, rules: &R, state: &R::State, decision: &Decision) -> Vec<f64>;
     /// How good the position is for `side`, in the scenario's own units (higher is better).
     fn value(&self, rules: &R, state: &R::State, side: &str) -> f64;
@@ -104,7 +105,8 @@ pub fn decide_with<R: Rules, H: Heuristics<R>>(
     if options.len() <= 1 || decision.kind == "roll" {
         return random_choice(decision, &mut dice).to_string();
     }
-    let order = ranked(&h.priors(rules, state, decision));
+    let priors = h.priors(rules, state, decision);
+    let order = ranked(&priors);
     let best_prior = order.first().and_then(|&i| options.get(i)).map_or("", |c| c.id.as_str());
     if budget.rollouts == 0 || budget.candidates <= 1 {
         return best_prior.to_string();
@@ -112,7 +114,9 @@ pub fn decide_with<R: Rules, H: Heuristics<R>>(
     let mut root = state.clone();
     h.trim(&mut root);
     let mut best: Option<(f64, &str)> = None;
-    for &i in order.iter().take(budget.candidates) {
+    let searched =
+        order.iter().filter(|&&i| priors.get(i).is_some_and(|p| *p > f64::NEG_INFINITY)).take(budget.candidates);
+    for &i in searched {
         let Some(option) = options.get(i) else { continue };
         let mut total = 0.0;
         for r in 0..budget.rollouts {
