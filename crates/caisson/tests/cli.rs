@@ -437,3 +437,48 @@ fn chart_layout_counts_and_marks_for_any_registry() {
     assert!(chart.contains("  † 6 → 2: a guess\n"), "{chart}");
     assert!(reg.chart("nothing").is_err());
 }
+
+#[test]
+fn bot_match_reports_balance_as_json_and_plots_the_vp() {
+    let dir = std::env::temp_dir().join(format!("caisson-bot-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let plot = dir.join("vp.svg");
+    let args = [
+        "bot-match",
+        "hsn-1",
+        "--games",
+        "4",
+        "--union",
+        "random",
+        "--confederate",
+        "ai-easy",
+        "--jobs",
+        "2",
+        "--json",
+        "--plot",
+        plot.to_str().expect("utf-8 path"),
+    ];
+    let out = caisson(&args, "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON report");
+    assert_eq!(report["games"], 4);
+    assert_eq!(report["finished"], 4);
+    assert_eq!(report["union"], "random");
+    assert_eq!(report["confederate"], "ai-easy");
+    assert_eq!(report["vp_side"], "confederate");
+    let levels: u64 = report["levels"].as_object().expect("levels").values().filter_map(|v| v.as_u64()).sum();
+    assert_eq!(levels, 4, "every finished game has a victory level");
+    assert_eq!(report["results"].as_array().map(Vec::len), Some(4));
+    assert!(report["decisions"]["mean"].as_f64().is_some_and(|d| d > 10.0));
+    let svg = std::fs::read_to_string(&plot).expect("the plot was written");
+    assert!(svg.starts_with("<svg") && svg.contains("Confederate Decisive Victory"), "{svg}");
+    // The same seeds give the same games whatever the number of threads.
+    let one_thread = caisson(&args.map(|a| if a == "2" { "1" } else { a }), "");
+    let again: serde_json::Value = serde_json::from_slice(&one_thread.stdout).expect("JSON");
+    let vps = |r: &serde_json::Value| {
+        r["results"].as_array().map(|rs| rs.iter().map(|g| g["outcome"]["vp"].clone()).collect::<Vec<_>>())
+    };
+    assert_eq!(vps(&report), vps(&again));
+    assert!(caisson(&["bot-match", "hsn-1", "--union", "genius"], "").status.code() == Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
