@@ -12,6 +12,7 @@ pub mod assault;
 pub mod battle;
 pub mod blockhouse;
 pub mod bridges;
+pub mod campaign;
 pub mod catalog;
 pub mod cavalry;
 pub mod charts;

@@ -261,5 +261,5 @@ fn finish(rules: &Gcacw, state: &mut State) {
             state.note(text, Some("GCACW 8.0"));
         }
     }
-    sequence::next_turn(rules, state);
+    sequence::phase_done(rules, state, sequence::Phase::Recovery);
 }

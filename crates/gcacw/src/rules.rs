@@ -157,6 +157,8 @@ impl Gcacw {
             stations: Default::default(),
             bridges: Default::default(),
             stage: Stage::Over,
+            phase: crate::sequence::Phase::ALL[0],
+            campaign: crate::campaign::Campaign::default(),
             activation: None,
             automatic: sc.initiative.automatic.clone(),
             gained: [false; 2],

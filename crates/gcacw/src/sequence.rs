@@ -308,11 +308,91 @@ pub fn next_action_phase(rules: &Gcacw, state: &mut State) {
 pub fn end_action_cycle(rules: &Gcacw, state: &mut State) {
     state.note("The Action Cycle ends.", Some("GCACW 4.4"));
     state.activation = None;
-    crate::recovery::begin(rules, state);
+    phase_done(rules, state, Phase::ActionCycle);
+}
+
+/// The phases of a turn in order: the Basic Game's Leader Transfer Phase, Action Cycle and
+/// Recovery Phase (GCACW 3.0), with the phases an Advanced Game adds around them (HSN-A 1.0).
+/// A phase a scenario does not use passes straight on to the next one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// Winter Weather Phase (HSN-A 4.0).
+    WinterWeather,
+    /// Random Events Phase (HSN-A 2.0).
+    RandomEvents,
+    /// Union Manpower Enhancement Phase (HSN-A 11.0).
+    ManpowerEnhancement,
+    /// Reinforcement Phase (HSN-A 12.0, 13.0).
+    Reinforcement,
+    /// Leader Transfer Phase (GCACW 6.3).
+    LeaderTransfer,
+    /// Attachment Phase (HSN-A 7.2).
+    Attachment,
+    /// Action Cycle (GCACW 4.0).
+    ActionCycle,
+    /// Recovery Phase (GCACW 8.0).
+    Recovery,
+    /// Union Cavalry Phase (HSN-A 5.0).
+    UnionCavalry,
+    /// Victory Point Phase (HSN Sc 9 victory conditions).
+    VictoryPoints,
+    /// Turn Indication Phase (GCACW 3.0).
+    TurnIndication,
+}
+
+impl Phase {
+    /// Every phase, in the order of the turn.
+    pub const ALL: [Phase; 11] = [
+        Phase::WinterWeather,
+        Phase::RandomEvents,
+        Phase::ManpowerEnhancement,
+        Phase::Reinforcement,
+        Phase::LeaderTransfer,
+        Phase::Attachment,
+        Phase::ActionCycle,
+        Phase::Recovery,
+        Phase::UnionCavalry,
+        Phase::VictoryPoints,
+        Phase::TurnIndication,
+    ];
+
+    /// The phase after this one in the same turn.
+    #[must_use]
+    pub fn next(self) -> Option<Phase> {
+        Phase::ALL.iter().position(|&p| p == self).and_then(|i| Phase::ALL.get(i + 1)).copied()
+    }
+}
+
+/// Enters `phase`: its module either sets the stage it waits in, or finishes at once and calls
+/// [`phase_done`], which enters the next phase.
+pub fn enter(rules: &Gcacw, state: &mut State, phase: Phase) {
+    state.phase = phase;
+    match phase {
+        Phase::LeaderTransfer => leader_transfer_phase(rules, state),
+        Phase::ActionCycle => begin_action_cycle(rules, state),
+        Phase::Recovery => crate::recovery::begin(rules, state),
+        Phase::TurnIndication => next_turn(rules, state),
+        // Phases of the Advanced Game that this scenario does not use.
+        Phase::WinterWeather
+        | Phase::RandomEvents
+        | Phase::ManpowerEnhancement
+        | Phase::Reinforcement
+        | Phase::Attachment
+        | Phase::UnionCavalry
+        | Phase::VictoryPoints => phase_done(rules, state, phase),
+    }
+}
+
+/// A phase has finished: enters the next one.
+pub fn phase_done(rules: &Gcacw, state: &mut State, phase: Phase) {
+    if let Some(next) = phase.next() {
+        enter(rules, state, next);
+    }
 }
 
 /// Turn Indication Phase (GCACW 3.0): the next turn, or the end of the game after the last.
-pub fn next_turn(rules: &Gcacw, state: &mut State) {
+fn next_turn(rules: &Gcacw, state: &mut State) {
     crate::victory::observe(rules, state);
     if state.turn >= rules.scenario().turns {
         state.note("The last turn is over: the game ends.", Some("GCACW 3.0"));
@@ -329,7 +409,7 @@ pub fn next_turn(rules: &Gcacw, state: &mut State) {
     start_turn(rules, state);
 }
 
-/// Begins a turn: the Leader Transfer Phase, Union first (GCACW 3.0, 6.3).
+/// Begins a turn: clears the markers of the last one and enters its first phase.
 pub fn start_turn(rules: &Gcacw, state: &mut State) {
     state.rain = false;
     state.bridges.failed.clear();
@@ -339,6 +419,12 @@ pub fn start_turn(rules: &Gcacw, state: &mut State) {
     if state.turn > 1 {
         state.automatic.clear();
     }
+    state.note(format!("Turn {} begins.", state.turn), Some("GCACW 3.0"));
+    enter(rules, state, Phase::ALL[0]);
+}
+
+/// Leader Transfer Phase, Union first (GCACW 3.0, 6.3), unless the scenario skips it this turn.
+fn leader_transfer_phase(rules: &Gcacw, state: &mut State) {
     let skip = rules
         .scenario()
         .special_rule
@@ -347,11 +433,11 @@ pub fn start_turn(rules: &Gcacw, state: &mut State) {
     match skip {
         Some(r) => {
             let source = r.source.clone();
-            state.note(format!("Turn {} begins; no Leader Transfer Phase this turn.", state.turn), Some(&source));
-            begin_action_cycle(rules, state);
+            state.note("No Leader Transfer Phase this turn.", Some(&source));
+            phase_done(rules, state, Phase::LeaderTransfer);
         }
         None => {
-            state.note(format!("Turn {} begins: Leader Transfer Phase.", state.turn), Some("GCACW 3.0"));
+            state.note("Leader Transfer Phase.", Some("GCACW 3.0"));
             transfer::begin(rules, state, Side::Union);
         }
     }

@@ -345,8 +345,12 @@ pub struct State {
     pub stations: BTreeMap<Hex, StationMark>,
     /// Pontoons, destroyed bridges and this turn's bridge attempts.
     pub bridges: crate::bridges::Bridges,
+    /// The phase of the turn (GCACW 3.0; HSN-A 1.0).
+    pub phase: crate::sequence::Phase,
     /// Where the game waits.
     pub stage: Stage,
+    /// What an Advanced Game remembers across procedures (HSN-A).
+    pub campaign: crate::campaign::Campaign,
     /// Activate Leader action in progress.
     pub activation: Option<Activation>,
     /// Automatic initiative wins still due on this turn.

@@ -64,7 +64,7 @@ pub fn begin(rules: &Gcacw, state: &mut State, side: Side) {
 fn finish(rules: &Gcacw, state: &mut State, side: Side) {
     match side {
         Side::Union => begin(rules, state, Side::Confederate),
-        Side::Confederate => sequence::begin_action_cycle(rules, state),
+        Side::Confederate => sequence::phase_done(rules, state, sequence::Phase::LeaderTransfer),
     }
 }
 
