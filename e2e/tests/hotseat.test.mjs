@@ -143,3 +143,27 @@ test('hot-seat hsn-5: the seven Union blockhouses are drawn as markers on their 
   await shot(page, 'hsn-5-blockhouses');
   await page.close();
 });
+
+test('hot-seat hsn-9: the Turn Track shows 32 dated boxes with the scenario markers and the current turn', async () => {
+  const r = await fetch(`${server.base}/api/games`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ scenario: 'hsn-9', mode: 'hotseat', seed: 5 }),
+  });
+  assert.equal(r.status, 201);
+  const g = await r.json();
+  const page = await newPage(browser);
+  await page.goto(`${server.base}/?game=${g.game}&token=${g.seats.table}`);
+  await page.locator('#turn-track .tt-box.current').waitFor();
+  assert.equal(await page.locator('#turn-track .tt-box').count(), 32);
+  assert.equal(await page.locator('#turn-track .tt-box.current').getAttribute('data-turn'), '1');
+  // HSN Sc 9 Turn Track Markers: Turn 10 is December 2 and holds Horses Worn Out and Smith-B.
+  const t10 = await page.locator('#turn-track .tt-box[data-turn="10"]').innerText();
+  assert.match(t10, /Dec 2/);
+  assert.match(t10, /Horses Worn Out/);
+  assert.match(t10, /Smith-B/);
+  assert.match(await page.locator('#turn-track .tt-box[data-turn="32"]').innerText(), /Dec 24/);
+  await shot(page, 'hsn-9-turn-track');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -241,8 +241,12 @@ function renderStatus(d) {
   const who = stage.side ? `${sideName(stage.side)} · ` : '';
   const march = stage.march && stage.march.left !== undefined ? ` (${fmtHalf(stage.march.left)} MP left)` : '';
   $('#stage').textContent = `${who}${words(stage.step || '')}${march}`;
-  $('#weather').textContent = v.rain ? '☂ Rain' : '☀ Clear';
+  const now = (v.turn_track || []).find((b) => b.current);
+  const winter = !!(now && now.winter);
+  $('#weather').textContent = winter ? (v.rain ? '❄ Winter · ☂ Rain' : '❄ Winter') : (v.rain ? '☂ Rain' : '☀ Clear');
   $('#weather').classList.toggle('rain', !!v.rain);
+  $('#weather').classList.toggle('winter', winter);
+  renderTurnTrack(v.turn_track || []);
   const sc = v.score;
   $('#score').textContent = sc ? `${sideName(sc.side)} ${fmtNum(sc.total)} VP · ${sc.level}` : '';
   $('#seat').textContent = d.seat === 'table' ? (d.computer ? `You: ${sideName(d.computer === 'union' ? 'confederate' : 'union')} · computer: ${sideName(d.computer)}` : 'Hot-seat') : `Seat: ${sideName(d.seat)}`;
@@ -251,6 +255,29 @@ function renderStatus(d) {
   $('#save').href = `/api/games/${encodeURIComponent(st.game)}/save?token=${encodeURIComponent(st.token)}`;
   $('#save').setAttribute('download', `${d.setup?.scenario || 'game'}-${st.game}.json`);
   document.title = `${v.scenario || 'Caisson'} · turn ${v.turn ?? ''} · Caisson`;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "1864-11-23" → "Nov 23". */
+function shortDate(iso) {
+  const [, m, d] = (iso || '').split('-').map(Number);
+  return m >= 1 && m <= 12 && d ? `${MONTHS[m - 1]} ${d}` : iso || '';
+}
+
+/** The Turn Track: one box per turn with its date and markers; the current turn and the winter turns stand out. */
+function renderTurnTrack(boxes) {
+  const ol = $('#turn-track');
+  ol.replaceChildren(...boxes.map((b) => {
+    const li = el('li', { class: `tt-box${b.current ? ' current' : ''}${b.winter ? ' winter' : ''}`, 'data-turn': String(b.turn),
+      title: [`Turn ${b.turn} · ${b.date}`, ...(b.winter ? ['Winter weather'] : []), ...b.markers].join('\n') },
+      el('b', { text: String(b.turn) }), el('span', { text: shortDate(b.date) }),
+      ...b.markers.map((m) => el('small', { text: m })));
+    return li;
+  }));
+  $('#turn-track-panel').hidden = boxes.length < 2;
+  const cur = ol.querySelector('.current');
+  if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest' });
 }
 
 const fmtNum = (n) => (Number.isInteger(n) ? String(n) : String(n).replace(/\.5$/, '½'));

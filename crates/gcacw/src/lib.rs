@@ -32,6 +32,7 @@ pub mod sequence;
 pub mod side;
 pub mod state;
 pub mod transfer;
+pub mod turn_track;
 pub mod victory;
 pub mod view;
 pub mod zoc;

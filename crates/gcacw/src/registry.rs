@@ -42,27 +42,6 @@ pub fn hsn() -> Result<Arc<GameData>, String> {
         .clone()
 }
 
-fn add_days(date: &str, days: u16) -> String {
-    // Dates of HSN fall in November and December 1864.
-    let parts: Vec<u32> = date.split('-').filter_map(|p| p.parse().ok()).collect();
-    let [y, m, d] = parts[..] else { return date.to_string() };
-    let month_len = |m: u32| match m {
-        2 => 29,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    };
-    let (mut y, mut m, mut d) = (y, m, d + u32::from(days));
-    while d > month_len(m) {
-        d -= month_len(m);
-        m += 1;
-        if m > 12 {
-            m = 1;
-            y += 1;
-        }
-    }
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
 /// Every scenario.
 ///
 /// # Errors
@@ -76,7 +55,7 @@ pub fn scenarios() -> Result<Vec<ScenarioInfo>, DataError> {
             id: s.id.clone(),
             name: s.name.clone(),
             first_date: s.first_date.clone(),
-            last_date: add_days(&s.first_date, s.turns.saturating_sub(1)),
+            last_date: crate::turn_track::date_of(&s.first_date, s.turns),
             turns: s.turns,
             game: s.game.clone(),
         })

@@ -98,6 +98,18 @@ pub struct SetupRow {
     pub source: String,
 }
 
+/// A marker the scenario puts on the Turn Track at the start (HSN Sc 9 "Turn Track Markers").
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnMarker {
+    /// The turn whose box holds it.
+    pub turn: u16,
+    /// What it says.
+    pub text: String,
+    /// Source.
+    pub source: String,
+}
+
 /// A marker at the start that is not a unit.
 #[derive(Clone, Debug, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
@@ -585,6 +597,9 @@ pub struct Scenario {
     /// Later arrivals.
     #[serde(default)]
     pub arrival: Vec<ArrivalRow>,
+    /// Turn Track markers placed at the start.
+    #[serde(default)]
+    pub turn_marker: Vec<TurnMarker>,
     /// Special rules.
     #[serde(default)]
     pub special_rule: Vec<SpecialRule>,
@@ -639,6 +654,17 @@ impl Scenario {
                     text,
                     at,
                     format!("arrival: counter `{}` is not in the counters file", row.counter),
+                ));
+            }
+        }
+        for m in &s.turn_marker {
+            if !(1..=s.turns).contains(&m.turn) {
+                let at = locate(&format!("\"{}\"", m.text));
+                return Err(DataError::at(
+                    file,
+                    text,
+                    at,
+                    format!("turn_marker `{}`: turn {} is not a turn of the scenario (1–{})", m.text, m.turn, s.turns),
                 ));
             }
         }

@@ -42,6 +42,7 @@ pub fn view(rules: &Gcacw, state: &State) -> serde_json::Value {
         "blockhouses": crate::blockhouse::standing(rules, state).into_iter()
             .map(|(h, name)| json!({"hex": h, "name": name})).collect::<Vec<_>>(),
         "score": crate::victory::score(rules, state),
+        "turn_track": crate::turn_track::track(rules, state),
     })
 }
 
