@@ -1,6 +1,7 @@
 //! Benchmarks: (a) the reachable-hexes query of one marching unit on the full HSN map, against a
 //! generic Dijkstra (the `pathfinding` crate) over the same map and the same step rules, in the
-//! same run; (b) decisions per second of random play in hsn-2.
+//! same run; (b) decisions per second of random play in hsn-2; (c) one combat resolution; (d) whole
+//! random games of hsn-4 and of the hsn-9 campaign.
 //!
 //! Run with `cargo bench -p caisson-gcacw`.
 
@@ -111,26 +112,29 @@ fn combat(c: &mut Criterion) {
     });
 }
 
-/// A whole game of hsn-4 (two turns) with random players on both sides.
+/// Whole games with random players on both sides: hsn-4 (two turns) and hsn-9, the 32-turn
+/// Advanced Game campaign.
 fn random_game(c: &mut Criterion) {
     let mut group = c.benchmark_group("random play, whole game");
     group.sample_size(10);
-    group.bench_function("hsn-4 to the end", |b| {
-        let seed = std::cell::Cell::new(0);
-        b.iter(|| {
-            seed.set(seed.get() + 1);
-            let mut g =
-                registry::new_game(&registry::setup("hsn-4", seed.get(), DiceMode::Seeded, vec![])).expect("new");
-            let mut dice = Dice::new(seed.get());
-            let mut n = 0u32;
-            while let Some(d) = g.pending() {
-                let pick = random_choice(&d, &mut dice).to_string();
-                g.choose(&pick).expect("legal");
-                n += 1;
-            }
-            n
-        })
-    });
+    for (id, label) in [("hsn-4", "hsn-4 to the end"), ("hsn-9", "hsn-9 campaign, 32 turns, to the end")] {
+        group.bench_function(label, |b| {
+            let seed = std::cell::Cell::new(0);
+            b.iter(|| {
+                seed.set(seed.get() + 1);
+                let mut g =
+                    registry::new_game(&registry::setup(id, seed.get(), DiceMode::Seeded, vec![])).expect("new");
+                let mut dice = Dice::new(seed.get());
+                let mut n = 0u32;
+                while let Some(d) = g.pending() {
+                    let pick = random_choice(&d, &mut dice).to_string();
+                    g.choose(&pick).expect("legal");
+                    n += 1;
+                }
+                n
+            })
+        });
+    }
     group.finish();
 }
 
