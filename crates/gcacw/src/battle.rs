@@ -356,9 +356,9 @@ pub fn decision(rules: &Gcacw, state: &State, b: &Battle) -> Option<Decision> {
                 // A unit barred from the hex by a scenario rule may not advance into it (HSN Sc 9
                 // Union Unit Restrictions (d); docs/rulings.md R86).
                 .filter(|&&u| {
-                    !rules.barred(state, u, b.target, false).is_some_and(|r| {
-                        matches!(r.kind, crate::scenario::RuleKind::CommandsBarred { .. })
-                    })
+                    !rules
+                        .barred(state, u, b.target, false)
+                        .is_some_and(|r| matches!(r.kind, crate::scenario::RuleKind::CommandsBarred { .. }))
                 })
                 .map(|&u| {
                     Choice::new(

@@ -76,7 +76,12 @@ pub fn check(rules: &Gcacw, state: &State) -> Result<(), String> {
             return Err(format!("unit #{u} is listed as exited but does not exist"));
         };
         if unit.hex.is_some() || unit.eliminated {
-            return Err(format!("{} is listed as exited but is in {:?} (eliminated: {})", rules.unit_name(state, u), unit.hex, unit.eliminated));
+            return Err(format!(
+                "{} is listed as exited but is in {:?} (eliminated: {})",
+                rules.unit_name(state, u),
+                unit.hex,
+                unit.eliminated
+            ));
         }
     }
     let mut lost = 0u32;

@@ -166,7 +166,10 @@ pub fn step(
     let into = map.terrain(to)?;
     let leaving = map.terrain(from)?;
     let ti = map.index(to)?;
-    if into == Terrain::Water || ctx.occupant[ti] == Some(ctx.side.enemy()) || rules.prohibited_on(ctx.side, to, ctx.turn) {
+    if into == Terrain::Water
+        || ctx.occupant[ti] == Some(ctx.side.enemy())
+        || rules.prohibited_on(ctx.side, to, ctx.turn)
+    {
         return None;
     }
     if ctx.side == Side::Confederate && ctx.forts.contains(&to) {

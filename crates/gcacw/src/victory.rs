@@ -897,7 +897,9 @@ fn evaluate(
             let wagons = all_of(rules, state, union.ty(CounterType::Wagon));
             let out: Vec<usize> = wagons
                 .into_iter()
-                .filter(|&u| !flags.contains_key(&format!("{}{}", crate::wagons::FLAG_NASHVILLE, rules.unit_id(state, u))))
+                .filter(|&u| {
+                    !flags.contains_key(&format!("{}{}", crate::wagons::FLAG_NASHVILLE, rules.unit_id(state, u)))
+                })
                 .collect();
             let (vp, mut detail) =
                 per_unit(per, &out, rules, state, "Union wagon trains that have not entered Nashville");
@@ -933,7 +935,7 @@ fn evaluate(
             let list = if parts.is_empty() { "none".to_string() } else { parts.join(", ") };
             (per * f64::from(points), format!("{points} Manpower × {} ({list})", vp_text(per)))
         }
-        (1..=8, "confederate-manpower-lost") => standard(Side::Confederate),
+        (1..=9, "confederate-manpower-lost") => standard(Side::Confederate),
 
         // ---- Sc 2: The Race For Columbia ----
         (2, "franklin-nashville-loc") => {
@@ -1159,7 +1161,9 @@ fn sc9_blocked(rules: &Gcacw, state: &State) -> Vec<bool> {
     let mut commander = vec![false; n];
     for (u, h) in units_of(rules, state, Who::side(Side::Union)) {
         let Some(i) = map.index(h) else { continue };
-        if state.units[u].demoralized == 0 && state.units[u].entrenchment == Some(crate::scenario::Entrenchment::FortComplete) {
+        if state.units[u].demoralized == 0
+            && state.units[u].entrenchment == Some(crate::scenario::Entrenchment::FortComplete)
+        {
             fort_cv[i] = fort_cv[i] + rules.combat_value(state, u);
         }
         if rules.unit_id(state, u) == "steedman" {

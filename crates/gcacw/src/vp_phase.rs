@@ -69,7 +69,11 @@ fn counts(rules: &Gcacw, state: &State, u: usize, sizes: &[&str]) -> bool {
 /// Undemoralized Confederate infantry divisions or brigades in `hex`.
 #[must_use]
 pub fn holders(rules: &Gcacw, state: &State, hex: Hex) -> Vec<usize> {
-    rules.on_map(state).filter(|&(u, h)| h == hex && counts(rules, state, u, &["division", "brigade"])).map(|(u, _)| u).collect()
+    rules
+        .on_map(state)
+        .filter(|&(u, h)| h == hex && counts(rules, state, u, &["division", "brigade"]))
+        .map(|(u, _)| u)
+        .collect()
 }
 
 /// Undemoralized Confederate infantry divisions and their distance to Nashville.

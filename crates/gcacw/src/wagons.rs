@@ -94,11 +94,7 @@ pub fn destroyable(rules: &Gcacw, state: &State) -> Vec<usize> {
     if rule(rules).is_none() {
         return Vec::new();
     }
-    rules
-        .on_map(state)
-        .filter(|&(u, h)| is_wagon(rules, state, u) && !rules.south_of_duck(h))
-        .map(|(u, _)| u)
-        .collect()
+    rules.on_map(state).filter(|&(u, h)| is_wagon(rules, state, u) && !rules.south_of_duck(h)).map(|(u, _)| u).collect()
 }
 
 /// The action option of destroying wagons, for the Union player with the initiative.
