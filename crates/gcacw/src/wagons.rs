@@ -33,8 +33,11 @@ pub const FLAG_WINTER: &str = "sc9/wagon-winter/";
 /// The option id of the Union action of destroying wagons.
 pub const ACTION: &str = "destroy-wagons:union";
 
-/// The scenario's wagon rule: (Nashville, Murfreesboro, Fortress Rosecrans hexes, source).
-fn rule(rules: &Gcacw) -> Option<(&[Hex], &[Hex], &[Hex], &str)> {
+/// The hexes of the wagon rule: Nashville, Murfreesboro, Fortress Rosecrans, and its source.
+type WagonRule<'a> = (&'a [Hex], &'a [Hex], &'a [Hex], &'a str);
+
+/// The scenario's wagon rule.
+fn rule(rules: &Gcacw) -> Option<WagonRule<'_>> {
     rules.scenario().special_rule.iter().find_map(|r| match &r.kind {
         RuleKind::Wagons { nashville, murfreesboro, fortress } => {
             Some((nashville.as_slice(), murfreesboro.as_slice(), fortress.as_slice(), r.source.as_str()))
