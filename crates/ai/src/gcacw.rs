@@ -590,6 +590,8 @@ fn compute_field(rules: &Gcacw, side: Side, mover: CounterType, goals: &[Hex]) -
         fords_closed: false,
         forts: Vec::new(),
         barred: Vec::new(),
+        // Turn 0: no rule limited to some turns applies to these once-per-process fields.
+        turn: 0,
     };
     let mut dist = vec![u32::MAX; n];
     let mut heap = BinaryHeap::new();

@@ -120,6 +120,7 @@ pub fn options(rules: &Gcacw, state: &State, side: Side) -> Vec<Choice> {
         out.extend(crate::arrival::options(rules, state));
     }
     out.extend(crate::consolidation::options(rules, state, side));
+    out.extend(crate::wagons::options(rules, state, side));
     let board = rules.board(state);
     for l in 0..state.leaders.len() {
         if rules.leader_counter(state, l).side == side && activation::eligible(rules, state, l, &board) {
@@ -148,6 +149,7 @@ pub fn start(rules: &Gcacw, state: &mut State, side: Side, option: &str) -> Opti
         }
         "arrive" => crate::arrival::place(rules, state, option)?,
         "consolidate" => crate::consolidation::apply(rules, state, side, id)?,
+        "destroy-wagons" if side == Side::Union => crate::wagons::start(state),
         "rail" => {
             let u = rules.unit_by_id(id)?;
             state.stage = Stage::RailMove { unit: u };

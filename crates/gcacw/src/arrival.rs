@@ -45,8 +45,11 @@ fn rows(rules: &Gcacw) -> impl Iterator<Item = &ArrivalRow> {
 /// the units of his set: once one of them has arrived, so has he, even if he has since been
 /// eliminated with them (GCACW 6.3) and is off the map again.
 fn arrived(rules: &Gcacw, state: &State, row: &ArrivalRow) -> bool {
-    let unit_arrived =
-        |id: &str| rules.unit_by_id(id).map(|u| state.units[u].hex.is_some() || state.units[u].eliminated);
+    let unit_arrived = |id: &str| {
+        rules
+            .unit_by_id(id)
+            .map(|u| state.units[u].hex.is_some() || state.units[u].eliminated || crate::exits::exited(state, u))
+    };
     if let Some(arrived) = unit_arrived(&row.counter) {
         return arrived;
     }

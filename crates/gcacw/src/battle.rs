@@ -353,6 +353,13 @@ pub fn decision(rules: &Gcacw, state: &State, b: &Battle) -> Option<Decision> {
                 .attackers
                 .iter()
                 .filter(|&&u| state.units[u].hex.is_some() && state.units[u].hex != Some(b.target))
+                // A unit barred from the hex by a scenario rule may not advance into it (HSN Sc 9
+                // Union Unit Restrictions (d); docs/rulings.md R86).
+                .filter(|&&u| {
+                    !rules
+                        .barred(state, u, b.target, false)
+                        .is_some_and(|r| matches!(r.kind, crate::scenario::RuleKind::CommandsBarred { .. }))
+                })
                 .map(|&u| {
                     Choice::new(
                         format!("advance:{}", rules.unit_id(state, u)),

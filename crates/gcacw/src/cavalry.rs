@@ -165,7 +165,11 @@ pub fn decision(rules: &Gcacw, state: &State, c: &CavalryRetreat) -> Option<Deci
                 ],
             })
         }
-        Phase::Moving { retreat } => Some(retreat::decision(rules, state, retreat)),
+        Phase::Moving { retreat } => {
+            let mut d = retreat::decision(rules, state, retreat);
+            d.options.extend(retreat::off_map_choice(rules, state, retreat));
+            Some(d)
+        }
         Phase::Roll { .. } => None,
     }
 }
@@ -230,7 +234,7 @@ pub fn apply_roll(rules: &Gcacw, state: &mut State, mut c: CavalryRetreat, req: 
     };
     if r.units.is_empty() {
         next(rules, state, c);
-    } else if retreat::steps(rules, state, &r).is_empty() {
+    } else if retreat::steps(rules, state, &r).is_empty() && !retreat::off_map_allowed(rules, state, &r) {
         retreat::surrender(rules, state, &r);
         next(rules, state, c);
     } else {
@@ -259,7 +263,10 @@ pub fn choose(rules: &Gcacw, state: &mut State, mut c: CavalryRetreat, option: &
             }
         }
         Phase::Moving { mut retreat } => {
-            let over = if option == "stop" {
+            let over = if option == retreat::OFF_MAP && retreat::off_map_allowed(rules, state, &retreat) {
+                retreat::leave_map(rules, state, &retreat);
+                true
+            } else if option == "stop" {
                 state.note(
                     format!("The cavalry retreat ends in {}.", rules.map().label(retreat.at())),
                     Some("GCACW 7.7"),

@@ -6,6 +6,7 @@
 //! - a unit on the map is on a hex of the map, has Manpower and is not eliminated; an eliminated
 //!   unit is off the map with no Manpower (GCACW 6.3);
 //! - no hex holds units of both sides (GCACW 6.1);
+//! - a unit that exited the map (HSN-A 14.0) is off the map and not eliminated;
 //! - a leader is with a unit of his own command (or one a scenario rule lets him activate, such as
 //!   Croxton with R. Johnson in HSN Sc 3) that is on the map, or off the game (GCACW 2.1, 6.3);
 //! - Manpower is conserved: the Manpower of every unit, in play or still to arrive, plus every loss
@@ -67,6 +68,20 @@ pub fn check(rules: &Gcacw, state: &State) -> Result<(), String> {
             && !crate::activation::extra_activator(rules, leader.counter as usize, unit.counter as usize)
         {
             return Err(format!("{} is with {}, not a unit of his command", lc.name, rules.unit_name(state, u)));
+        }
+    }
+    // HSN-A 14.0: a unit that left the map by an exit hex is off the map and not eliminated.
+    for &u in &state.campaign.exited {
+        let Some(unit) = state.units.get(u) else {
+            return Err(format!("unit #{u} is listed as exited but does not exist"));
+        };
+        if unit.hex.is_some() || unit.eliminated {
+            return Err(format!(
+                "{} is listed as exited but is in {:?} (eliminated: {})",
+                rules.unit_name(state, u),
+                unit.hex,
+                unit.eliminated
+            ));
         }
     }
     let mut lost = 0u32;

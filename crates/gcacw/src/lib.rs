@@ -19,6 +19,7 @@ pub mod charts;
 pub mod combat;
 pub mod consolidation;
 pub mod data;
+pub mod exits;
 pub mod invariants;
 pub mod march;
 pub mod movement;
@@ -35,6 +36,8 @@ pub mod transfer;
 pub mod turn_track;
 pub mod victory;
 pub mod view;
+pub mod vp_phase;
+pub mod wagons;
 pub mod zoc;
 
 pub use rules::{Gcacw, Settings};

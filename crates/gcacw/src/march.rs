@@ -418,6 +418,7 @@ pub fn moving_decision(rules: &Gcacw, state: &State, march: &March) -> Decision 
             options.push(Choice::new(format!("dismantle:{a}-{b}"), format!("Dismantle the pontoon bridge {a}–{b}")));
         }
     }
+    options.extend(crate::exits::march_option(rules, state, march));
     options.push(Choice::new("end", format!("End {name}'s march")));
     let at = state.units[u].hex.map(|h| map.label(h)).unwrap_or_default();
     Decision {
@@ -437,6 +438,15 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
     }
     if option.starts_with("attack:") {
         return crate::battle::declare(rules, state, march, option);
+    }
+    if option == crate::exits::EXIT {
+        // HSN-A 14.0: off the map for the cost of a pike hex; the march is over.
+        crate::exits::march_option(rules, state, &march)?;
+        let cost = crate::exits::cost(rules, state, &march);
+        let from = rules.map().label(state.units[march.unit].hex?);
+        crate::exits::leave(rules, state, &[march.unit], &format!("marches off the map from {from} for {cost} MP"));
+        end_march(rules, state);
+        return Some(());
     }
     if option.starts_with("blockhouse:") {
         return crate::blockhouse::declare(rules, state, march, option);
@@ -477,6 +487,11 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
     let s = movement::step(rules, &ctx, from, to, !march.moved, march.started_in_zoc, march.wagon_paid)?;
     let side = rules.map().hexside(from, to);
     rules.relocate(state, u, to);
+    if state.units[u].hex.is_none() {
+        // A wagon removed on entering Nashville, Murfreesboro or Fortress Rosecrans (HSN Sc 9).
+        end_march(rules, state);
+        return Some(());
+    }
     if rules.unit_type(state, u) == CounterType::Wagon && !side.contains(caisson_hexmap::Hexside::PIKE) {
         march.wagon_paid = true;
     }

@@ -43,6 +43,8 @@ pub struct MoveContext {
     pub forts: Vec<Hex>,
     /// Hexes a scenario rule bars the marcher from, by map index (empty: none).
     pub barred: Vec<bool>,
+    /// The turn (for scenario rules limited to some turns).
+    pub turn: u16,
 }
 
 impl MoveContext {
@@ -67,6 +69,7 @@ impl MoveContext {
             fords_closed: crate::combat::unfordable(rules, state),
             wagon_bridge: 0,
             barred: Vec::new(),
+            turn: state.turn,
         };
         let id = rules.unit_id(state, u);
         for r in rules.scenario().rules() {
@@ -84,6 +87,15 @@ impl MoveContext {
                     }
                 }
                 _ => {}
+            }
+        }
+        // HSN Sc 9 Union Unit Restrictions (d): the DE and DN units' barred columns.
+        if ctx.barred.is_empty() && rules.command_barred_unit(state, u) {
+            ctx.barred = vec![false; n];
+            for h in map.hexes() {
+                if let Some(i) = map.index(h) {
+                    ctx.barred[i] = rules.barred(state, u, h, false).is_some();
+                }
             }
         }
         for (v, h) in rules.on_map(state) {
@@ -154,7 +166,10 @@ pub fn step(
     let into = map.terrain(to)?;
     let leaving = map.terrain(from)?;
     let ti = map.index(to)?;
-    if into == Terrain::Water || ctx.occupant[ti] == Some(ctx.side.enemy()) || rules.prohibited(ctx.side, to) {
+    if into == Terrain::Water
+        || ctx.occupant[ti] == Some(ctx.side.enemy())
+        || rules.prohibited_on(ctx.side, to, ctx.turn)
+    {
         return None;
     }
     if ctx.side == Side::Confederate && ctx.forts.contains(&to) {

@@ -55,7 +55,8 @@ pub fn destinations(rules: &Gcacw, state: &State, u: usize) -> Vec<Hex> {
             && occ != Some(side.enemy())
             && zoc_ok
             && !(damaged_station == "forbidden" && state.stations.contains_key(&to))
-            && !rules.prohibited(side, to)
+            && !rules.prohibited_on(side, to, state.turn)
+            && rules.barred(state, u, to, false).is_none()
     };
     let mut seen = vec![false; map.index_len()];
     let mut frontier = vec![start];

@@ -169,6 +169,11 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | Barred { .. }
                 | BlockhouseAttacks
                 | BlockhouseTable(_)
+                | Wagons { .. }
+                | CommandsBarred { .. }
+                | ExitHexes { .. }
+                | VictoryPointPhase
+                | AutomaticVictory { .. }
         );
         if !enforced {
             out.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));

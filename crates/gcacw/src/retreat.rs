@@ -117,7 +117,7 @@ fn legal(rules: &Gcacw, state: &State, r: &Retreat, from: Hex, to: Hex) -> bool 
     if terrain == Terrain::Water || to == r.start || to == r.enemy || r.path.contains(&to) {
         return false;
     }
-    if to.distance(r.enemy) < from.distance(r.enemy) || rules.prohibited(r.side, to) {
+    if to.distance(r.enemy) < from.distance(r.enemy) || rules.prohibited_on(r.side, to, state.turn) {
         return false;
     }
     // HSN-A 8.0: no Confederate retreat into an undestroyed Union fort.
@@ -369,8 +369,13 @@ pub const OFF_MAP: &str = "retreat:off";
 /// and the Defender's Retreat Option (a retreat) may leave, a cavalry retreat (GCACW 7.7) may
 /// not, as the HSN texts keep "retreat" and "cavalry retreat" apart; the stack may leave from
 /// the defender's hex itself, before any on-map hex.
+/// In a scenario with exit hexes (HSN-A 14.0), the stack may leave from them instead
+/// ([`crate::exits::retreat_may_exit`]), cavalry retreats included.
 #[must_use]
 pub fn off_map_allowed(rules: &Gcacw, state: &State, r: &Retreat) -> bool {
+    if crate::exits::retreat_may_exit(rules, state, r) {
+        return true;
+    }
     let ruled = rules
         .scenario()
         .rules()
@@ -386,6 +391,15 @@ pub fn off_map_allowed(rules: &Gcacw, state: &State, r: &Retreat) -> bool {
 /// The retreat decision's option to leave the map, when [`off_map_allowed`].
 #[must_use]
 pub fn off_map_choice(rules: &Gcacw, state: &State, r: &Retreat) -> Option<Choice> {
+    if crate::exits::retreat_may_exit(rules, state, r) {
+        return Some(Choice::new(
+            OFF_MAP,
+            format!(
+                "Leave the map from {}: out of the game for good, no extra Manpower lost (HSN-A 14.0)",
+                rules.map().label(r.at())
+            ),
+        ));
+    }
     off_map_allowed(rules, state, r).then(|| {
         Choice::new(
             OFF_MAP,
@@ -402,6 +416,10 @@ pub fn off_map_choice(rules: &Gcacw, state: &State, r: &Retreat) -> Option<Choic
 /// on the map stand. The caller checks [`off_map_allowed`] first.
 pub fn leave_map(rules: &Gcacw, state: &mut State, r: &Retreat) -> Progress {
     let from = rules.map().label(r.at());
+    if crate::exits::retreat_may_exit(rules, state, r) {
+        crate::exits::leave(rules, state, &r.units, &format!("retreats off the map from {from}"));
+        return Progress::Over;
+    }
     remove_from_game(rules, state, &r.units, &format!("retreats off the map from {from}"), "HSN Sc 8 Map Edge");
     Progress::Over
 }

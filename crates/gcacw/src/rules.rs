@@ -442,16 +442,30 @@ impl Gcacw {
         }
     }
 
-    /// Whether a side may not enter a hex under a scenario rule or HSN-B 10.0 (5805 and 5806 are
-    /// off the map for the Confederate player).
+    /// Whether a side may not enter a hex under a scenario rule that holds on every turn, or
+    /// HSN-B 10.0 (5805 and 5806 are off the map for the Confederate player). Rules limited to
+    /// some turns are left out: [`Gcacw::prohibited_on`] adds them.
     #[must_use]
     pub fn prohibited(&self, side: Side, hex: Hex) -> bool {
+        self.prohibited_at(side, hex, None)
+    }
+
+    /// Whether a side may not enter a hex on `turn`: [`Gcacw::prohibited`] and the prohibited
+    /// hexes of rules limited to some turns (HSN Sc 9 Union 01XX/02XX hexrows on Turns 1–5).
+    #[must_use]
+    pub fn prohibited_on(&self, side: Side, hex: Hex, turn: u16) -> bool {
+        self.prohibited_at(side, hex, Some(turn))
+    }
+
+    fn prohibited_at(&self, side: Side, hex: Hex, turn: Option<u16>) -> bool {
         if side == Side::Confederate && (hex == Hex::new(58, 5) || hex == Hex::new(58, 6)) {
             return true;
         }
         self.scenario().rules().any(|r| match r {
-            RuleKind::ProhibitedHexes { side: s, hexes, .. } => {
-                *s == side && hexes.iter().any(|r: &HexRange| r.contains(hex))
+            RuleKind::ProhibitedHexes { side: s, hexes, turns, .. } => {
+                *s == side
+                    && (turns.is_empty() || turn.is_some_and(|t| turns.contains(&t)))
+                    && hexes.iter().any(|r: &HexRange| r.contains(hex))
             }
             RuleKind::ProhibitedRadius { side: s, centers, radius } => {
                 *s == side && centers.iter().any(|c| c.distance(hex) <= *radius)
@@ -478,14 +492,35 @@ impl Gcacw {
         format!("released/{counter}")
     }
 
+    /// Whether a [`RuleKind::CommandsBarred`] rule applies to unit `u` at all (on some hex).
+    #[must_use]
+    pub fn command_barred_unit(&self, state: &State, u: usize) -> bool {
+        let c = self.unit_counter(state, u);
+        self.scenario().rules().any(|r| {
+            matches!(r, RuleKind::CommandsBarred { side, commands, .. } if *side == c.side && commands.contains(&c.command))
+        })
+    }
+
     /// The scenario rule that bars unit `u` from entering `hex` now (or, with
-    /// `attack`, from attacking into it), if any (HSN Sc 7 movement restrictions).
+    /// `attack`, from attacking into it), if any (HSN Sc 7 movement restrictions; HSN Sc 9 Union
+    /// Unit Restrictions (d), which bar entering but not attacking).
     #[must_use]
     pub fn barred(&self, state: &State, u: usize, hex: Hex, attack: bool) -> Option<&SpecialRule> {
         let id = self.unit_id(state, u);
         let county = self.map().county(hex);
         let south_of_duck = self.south_of_duck(hex);
+        let counter = self.unit_counter(state, u);
+        // HSN Sc 9 (d): the bar holds until the turn is past the Last Turn of Winter; before
+        // winter has started it holds (the marker is not yet on the track).
+        let winter_over = state.campaign.winter.is_some_and(|w| state.turn > w.last);
         self.scenario().special_rule.iter().find(|r| match &r.kind {
+            RuleKind::CommandsBarred { side, commands, max_column } => {
+                !attack
+                    && !winter_over
+                    && *side == counter.side
+                    && commands.contains(&counter.command)
+                    && hex.col <= *max_column
+            }
             RuleKind::Barred {
                 counters,
                 counties,
@@ -562,6 +597,7 @@ impl Gcacw {
         state.units[u].hex = Some(to);
         tidy_flanks(state);
         self.lift_bars(state, u, to);
+        crate::wagons::on_enter(self, state, u, to);
         crate::victory::observe(self, state);
     }
 

@@ -221,6 +221,9 @@ pub enum RuleKind {
         hexes: Vec<HexRange>,
         /// What a forced retreat into them does.
         retreat: String,
+        /// Turns the prohibition holds (empty: every turn), e.g. HSN Sc 9 Turns 1–5.
+        #[serde(default)]
+        turns: Vec<u16>,
     },
     /// A one-time railroad move (HSN Moore).
     RailMove {
@@ -464,6 +467,50 @@ pub enum RuleKind {
     BlockhouseAttacks,
     /// The Blockhouse Table (HSN Sc 5): its rows and modifiers. Read by `blockhouse::table`.
     BlockhouseTable(BlockhouseTable),
+    /// Union wagon trains of the campaign (HSN Sc 9 Wagons): removed on entering `nashville`,
+    /// `murfreesboro` or a `fortress` hex whose fort stands; voluntary destruction in an
+    /// Activation Segment (not south of the Duck River); removal when winter starts. Procedure:
+    /// [`crate::wagons`].
+    Wagons {
+        /// Nashville city hexes.
+        nashville: Vec<Hex>,
+        /// Murfreesboro.
+        murfreesboro: Vec<Hex>,
+        /// Fortress Rosecrans hexes: a wagon is removed there only while the hex's fort stands.
+        fortress: Vec<Hex>,
+    },
+    /// Units of some commands may not enter hexes whose column (`XX`) is at most `max_column`
+    /// until the turn is past the Last Turn of Winter (HSN Sc 9 Union Unit Restrictions (d)).
+    /// Read by `Gcacw::barred`.
+    CommandsBarred {
+        /// The side.
+        side: Side,
+        /// Command abbreviations (e.g. `DE`, `DN`).
+        commands: Vec<String>,
+        /// Highest barred column.
+        max_column: i16,
+    },
+    /// Map-edge exit hexes of each side (HSN-A 14.0): units there may march or retreat off the
+    /// map and leave the game for good. Procedure: [`crate::exits`].
+    ExitHexes {
+        /// Union exit hexes.
+        union: Vec<Hex>,
+        /// Confederate exit hexes.
+        confederate: Vec<Hex>,
+    },
+    /// The Victory Point Phase of the campaign (HSN Sc 9 VC): the per-phase awards are recorded
+    /// each turn. Procedure: [`crate::vp_phase`].
+    VictoryPointPhase,
+    /// An undemoralized infantry division of `side` in one of `hexes` in a VP Phase ends the game
+    /// at once with `result` (HSN Sc 9 Automatic Victory). Read by [`crate::vp_phase`].
+    AutomaticVictory {
+        /// The side that wins.
+        side: Side,
+        /// The hexes.
+        hexes: Vec<Hex>,
+        /// The victory level.
+        result: String,
+    },
     /// Any other rule, described in words.
     Rule,
 }

@@ -53,6 +53,7 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
             None => return Pending::Over,
         },
         Stage::DestroyBridge { unit, .. } => crate::bridges::destroy_decision(rules, state, *unit),
+        Stage::DestroyWagons { chosen } => crate::wagons::decision(rules, state, chosen),
         Stage::InitiativeRoll { .. }
         | Stage::MarchAllowance { .. }
         | Stage::ExtendedMarch { .. }
@@ -196,6 +197,7 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
         | Stage::AssaultPick { .. }
         | Stage::GrandOffer { .. }
         | Stage::GrandJoin { .. } => crate::assault::choose(rules, state, option).ok_or_else(bad),
+        Stage::DestroyWagons { chosen } => crate::wagons::choose(rules, state, chosen, option).ok_or_else(bad),
         Stage::DestroyBridge { unit, stayed, site: None } => {
             if option == "keep" {
                 march::end_march(rules, state);
@@ -372,6 +374,7 @@ pub fn enter(rules: &Gcacw, state: &mut State, phase: Phase) {
         Phase::LeaderTransfer => leader_transfer_phase(rules, state),
         Phase::ActionCycle => begin_action_cycle(rules, state),
         Phase::Recovery => crate::recovery::begin(rules, state),
+        Phase::VictoryPoints if crate::vp_phase::in_play(rules) => crate::vp_phase::begin(rules, state),
         Phase::TurnIndication => next_turn(rules, state),
         // Phases of the Advanced Game that this scenario does not use.
         Phase::WinterWeather

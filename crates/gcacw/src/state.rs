@@ -328,6 +328,11 @@ pub enum Stage {
         /// The combat.
         battle: Box<crate::battle::Battle>,
     },
+    /// The Union player picks the wagon trains he destroys (HSN Sc 9 Wagons).
+    DestroyWagons {
+        /// Wagons picked so far.
+        chosen: Vec<usize>,
+    },
     /// The game is over.
     Over,
 }

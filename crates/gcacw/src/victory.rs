@@ -130,7 +130,29 @@ pub fn score(rules: &Gcacw, state: &State) -> Score {
         })
         .collect();
     let total = items.iter().map(|i| i.vp).sum();
-    Score { side: sc.victory.side, items, total, level: level(&sc.victory, total) }
+    let mut items = items;
+    let mut result = level(&sc.victory, total);
+    // HSN Sc 9 Automatic Victory: the game ended in the VP Phase of that turn, whatever the VP.
+    if let Some(turn) = flags.get(crate::vp_phase::FLAG_AUTOMATIC) {
+        if let Some(won) = automatic_result(rules) {
+            items.push(ScoreItem {
+                id: "automatic-victory".into(),
+                text: "Automatic Victory: an undemoralized Confederate infantry division in Nashville (5706 or 5707) in a VP Phase.".into(),
+                detail: format!("met in the VP Phase of Turn {turn}: the game ended at once in a {won}"),
+                vp: 0.0,
+            });
+            result = won;
+        }
+    }
+    Score { side: sc.victory.side, items, total, level: result }
+}
+
+/// The result of the scenario's Automatic Victory rule, if it has one.
+fn automatic_result(rules: &Gcacw) -> Option<String> {
+    rules.scenario().rules().find_map(|r| match r {
+        RuleKind::AutomaticVictory { result, .. } => Some(result.clone()),
+        _ => None,
+    })
 }
 
 /// The victory level of a VP total: the level with the highest `min` the total reaches (a level
@@ -590,10 +612,10 @@ fn path_cost(
     None
 }
 
-/// Whether a pike crosses any hexside of `hex`.
-fn pike_hex(rules: &Gcacw, hex: Hex) -> bool {
+/// Whether a route of `bits` (e.g. a pike) crosses any hexside of `hex`.
+fn route_hex(rules: &Gcacw, hex: Hex, bits: Hexside) -> bool {
     let map = rules.map();
-    map.neighbors(hex).any(|(_, n)| map.hexside(hex, n).contains(Hexside::PIKE))
+    map.neighbors(hex).any(|(_, n)| map.hexside(hex, n).intersects(bits))
 }
 
 /// HSN Sc 2, 3, LOC method 2: at most three hexes "regardless of terrain" to a pike hex (or
@@ -606,6 +628,22 @@ fn pike_route(
     targets: &[Hex],
     closed: &dyn Fn(usize) -> bool,
 ) -> Option<(u16, u16)> {
+    route_trace(rules, ctx, start, Hexside::PIKE, 12, &|h| targets.contains(&h), closed)
+}
+
+/// An LOC by route: at most three hexes "regardless of terrain" to a hex on a route of `bits`
+/// (or the unit's own), then at most `max_len` hexes along hexsides of those routes to a hex
+/// where `target` holds, entering no `closed` hex. Returns the hop and route lengths of the
+/// shortest route found (HSN Sc 2, 3 with the pike and 12 hexes; HSN Sc 9 without a limit).
+fn route_trace(
+    rules: &Gcacw,
+    ctx: &MoveContext,
+    start: Hex,
+    bits: Hexside,
+    max_len: u16,
+    target: &dyn Fn(Hex) -> bool,
+    closed: &dyn Fn(usize) -> bool,
+) -> Option<(u16, u16)> {
     let map = rules.map();
     // The hop ignores terrain and hexsides; it only needs land the side may enter (ruling).
     let hop = algorithms::within(map, start, 3, |h| {
@@ -616,7 +654,7 @@ fn pike_route(
     let mut dist: Vec<Option<(u16, u16)>> = vec![None; map.index_len()];
     let mut queue = VecDeque::new();
     for &(h, d) in &hop {
-        if pike_hex(rules, h) {
+        if route_hex(rules, h, bits) {
             let i = map.index(h)?;
             if dist[i].is_none() {
                 dist[i] = Some((d, 0));
@@ -628,15 +666,15 @@ fn pike_route(
     // pike length.
     while let Some(h) = queue.pop_front() {
         let (d, p) = dist[map.index(h)?]?;
-        if targets.contains(&h) {
+        if target(h) {
             return Some((d, p));
         }
-        if p == 12 {
+        if p >= max_len {
             continue;
         }
         for (_, n) in map.neighbors(h) {
             let Some(ni) = map.index(n) else { continue };
-            if dist[ni].is_some() || closed(ni) || !map.hexside(h, n).contains(Hexside::PIKE) {
+            if dist[ni].is_some() || closed(ni) || !map.hexside(h, n).intersects(bits) {
                 continue;
             }
             // Along the pike only where a march could go (a standing bridge, the side's hexes).
@@ -835,7 +873,69 @@ fn evaluate(
             (vp, detail)
         }
         (1 | 4 | 5 | 6 | 7 | 8, "union-manpower-lost") => standard(Side::Union),
-        (1..=8, "confederate-manpower-lost") => standard(Side::Confederate),
+        (9, id) if crate::vp_phase::PHASE_AWARDS.contains(&id) => phase_award(flags, id, per),
+        (9, "loc-south") => sc9_loc_award(rules, state, per, true),
+        (9, "loc-north") => sc9_loc_award(rules, state, per, false),
+        (9, "station-destroyed") => {
+            let gone: Vec<String> = SC9_STATIONS
+                .iter()
+                .filter(|h| state.stations.get(h) == Some(&crate::state::StationMark::Destroyed))
+                .map(|&h| label(rules, h))
+                .collect();
+            let n = gone.len();
+            let list = if gone.is_empty() { "none".to_string() } else { gone.join(", ") };
+            (per * n as f64, format!("{n} stations destroyed × {} ({list})", vp_text(per)))
+        }
+        (9, "union-manpower-lost") => {
+            // Wagon losses count for any reason; voluntary destruction and the winter removal are
+            // no losses at all (the wagon leaves with its Manpower), so they never count here.
+            let (n, detail) =
+                manpower_lost(rules, state, Side::Union, |t, c| t == CounterType::Wagon || scoring_cause(c));
+            (per * f64::from(n), format!("{detail}; wagon losses count for any reason"))
+        }
+        (9, "wagon-not-in-nashville") => {
+            let wagons = all_of(rules, state, union.ty(CounterType::Wagon));
+            let out: Vec<usize> = wagons
+                .into_iter()
+                .filter(|&u| {
+                    !flags.contains_key(&format!("{}{}", crate::wagons::FLAG_NASHVILLE, rules.unit_id(state, u)))
+                })
+                .collect();
+            let (vp, mut detail) =
+                per_unit(per, &out, rules, state, "Union wagon trains that have not entered Nashville");
+            if state.campaign.winter.is_none() {
+                detail.push_str(" (so far: winter has not started)");
+            }
+            (vp, detail)
+        }
+        (9, "wagon-in-murfreesboro") => {
+            let wagons = all_of(rules, state, union.ty(CounterType::Wagon));
+            let inside: Vec<usize> = wagons
+                .into_iter()
+                .filter(|&u| {
+                    flags.contains_key(&format!("{}{}", crate::wagons::FLAG_MURFREESBORO, rules.unit_id(state, u)))
+                })
+                .collect();
+            per_unit(per, &inside, rules, state, "Union wagon trains that entered Murfreesboro or Fortress Rosecrans")
+        }
+        (9, "wagon-destroyed-or-winter") => {
+            let mut parts = Vec::new();
+            let mut points = 0i32;
+            for u in all_of(rules, state, union.ty(CounterType::Wagon)) {
+                let id = rules.unit_id(state, u);
+                for (prefix, how) in
+                    [(crate::wagons::FLAG_DESTROYED, "destroyed"), (crate::wagons::FLAG_WINTER, "removed at winter")]
+                {
+                    if let Some(&mp) = flags.get(&format!("{prefix}{id}")) {
+                        points += mp;
+                        parts.push(format!("{} {how} with Manpower {mp}", rules.unit_name(state, u)));
+                    }
+                }
+            }
+            let list = if parts.is_empty() { "none".to_string() } else { parts.join(", ") };
+            (per * f64::from(points), format!("{points} Manpower × {} ({list})", vp_text(per)))
+        }
+        (1..=9, "confederate-manpower-lost") => standard(Side::Confederate),
 
         // ---- Sc 2: The Race For Columbia ----
         (2, "franklin-nashville-loc") => {
@@ -1012,6 +1112,149 @@ fn evaluate(
 
         _ => return None,
     })
+}
+
+// ----- HSN Sc 9 -----------------------------------------------------------------------------
+
+/// HSN Sc 9: the stations whose destruction scores (Antioch, La Vergne, Smyrna, Florence,
+/// Brentwood).
+const SC9_STATIONS: [Hex; 5] = [Hex::new(55, 14), Hex::new(55, 19), Hex::new(55, 23), Hex::new(53, 27), BRENTWOOD];
+
+/// HSN Sc 9: a VP Phase award, summed over the turns recorded by [`crate::vp_phase`], e.g.
+/// "earned on turns 9, 10, 11: 3 × 2 = 6".
+fn phase_award(flags: &BTreeMap<String, i32>, id: &str, per: f64) -> (f64, String) {
+    let prefix = format!("{}{id}/", crate::vp_phase::FLAG_VP);
+    let turns: Vec<(u16, i32)> = flags
+        .iter()
+        .filter_map(|(k, &v)| k.strip_prefix(&prefix).and_then(|t| t.parse().ok()).map(|t| (t, v)))
+        .collect();
+    let total: i32 = turns.iter().map(|&(_, v)| v).sum();
+    if turns.is_empty() {
+        return (0.0, "not earned in any VP Phase".to_string());
+    }
+    let list: Vec<String> = turns.iter().map(|(t, _)| t.to_string()).collect();
+    let word = if turns.len() == 1 { "turn" } else { "turns" };
+    (
+        f64::from(total),
+        format!("earned in the VP Phase of {word} {}: {} × {} = {total}", list.join(", "), turns.len(), vp_text(per)),
+    )
+}
+
+/// HSN Sc 9 blocked hexes for an LOC, by map index: a printed Union fort not destroyed, or a hex
+/// where undemoralized Union units under Fort markers total Combat 6 or more (entrenchment not
+/// counted) with a Union corps or district leader there, or Steedman's own division instead.
+fn sc9_blocked(rules: &Gcacw, state: &State) -> Vec<bool> {
+    use caisson_hexmap::HexFeature;
+    let map = rules.map();
+    let n = map.index_len();
+    let mut blocked = vec![false; n];
+    for (hex, features) in map.featured_hexes() {
+        if features.iter().any(|f| matches!(f, HexFeature::FortA | HexFeature::FortB))
+            && !crate::wagons::fort_destroyed(state, hex)
+        {
+            if let Some(i) = map.index(hex) {
+                blocked[i] = true;
+            }
+        }
+    }
+    let mut fort_cv = vec![Half::ZERO; n];
+    let mut commander = vec![false; n];
+    for (u, h) in units_of(rules, state, Who::side(Side::Union)) {
+        let Some(i) = map.index(h) else { continue };
+        if state.units[u].demoralized == 0
+            && state.units[u].entrenchment == Some(crate::scenario::Entrenchment::FortComplete)
+        {
+            fort_cv[i] = fort_cv[i] + rules.combat_value(state, u);
+        }
+        if rules.unit_id(state, u) == "steedman" {
+            commander[i] = true;
+        }
+    }
+    for l in 0..state.leaders.len() {
+        let c = rules.leader_counter(state, l);
+        if c.side == Side::Union && matches!(c.ty, CounterType::Corps | CounterType::District) {
+            if let Some(i) = rules.leader_hex(state, l).and_then(|h| map.index(h)) {
+                commander[i] = true;
+            }
+        }
+    }
+    for i in 0..n {
+        if fort_cv[i] >= Half::whole(6) && commander[i] {
+            blocked[i] = true;
+        }
+    }
+    blocked
+}
+
+/// HSN Sc 9: whether every hex next to `hex` is occupied by Union infantry or in the ZOC of
+/// undemoralized Union infantry (the LOC VP are then lost).
+fn sc9_surrounded(rules: &Gcacw, hex: Hex, zoc: &[Zoc], infantry: &[bool]) -> bool {
+    let map = rules.map();
+    map.neighbors(hex).all(|(_, n)| map.index(n).is_some_and(|i| infantry[i] || zoc[i] != Zoc::None))
+}
+
+/// HSN Sc 9 LOC award: every Confederate infantry division on the map south (`south`) or north of
+/// the Duck River that traces an LOC (exited divisions are off the map and never score).
+fn sc9_loc_award(rules: &Gcacw, state: &State, per: f64, south: bool) -> (f64, String) {
+    let map = rules.map();
+    let n = map.index_len();
+    let blocked = sc9_blocked(rules, state);
+    let mut infantry = vec![false; n];
+    let mut sources = Vec::new();
+    for (u, h) in units_of(rules, state, Who::side(Side::Union).ty(CounterType::Infantry)) {
+        if let Some(i) = map.index(h) {
+            infantry[i] = true;
+        }
+        if state.units[u].demoralized == 0 {
+            sources.push(h);
+        }
+    }
+    let zoc = zoc::grid(map, &state.bridges, sources, state.rain, crate::combat::unfordable(rules, state));
+    let murfreesboro_held = rules.occupant(state, MURFREESBORO) == Some(Side::Confederate);
+    let fort_down = crate::wagons::fort_destroyed(state, crate::vp_phase::MURFREESBORO_FORT);
+    let bits = if south { Hexside::PIKE | Hexside::ROAD | Hexside::RAILROAD } else { Hexside::PIKE };
+    let south_edge = |h: Hex| h.col == 1;
+    let north_targets = |h: Hex| {
+        [Hex::new(1, 11), Hex::new(1, 25), Hex::new(1, 31)].contains(&h)
+            || (h == MURFREESBORO && murfreesboro_held && fort_down)
+    };
+    let (mut yes, mut no) = (Vec::new(), Vec::new());
+    for (u, h) in units_of(rules, state, Who::side(Side::Confederate).ty(CounterType::Infantry).divisions()) {
+        if rules.south_of_duck(h) != south {
+            continue;
+        }
+        let name = rules.unit_name(state, u);
+        if h == MURFREESBORO || (murfreesboro_held && h.distance(MURFREESBORO) == 1) {
+            yes.push(format!("{name} (at or next to a Confederate-held Murfreesboro)"));
+            continue;
+        }
+        if sc9_surrounded(rules, h, &zoc, &infantry) {
+            no.push(format!("{name} (surrounded)"));
+            continue;
+        }
+        let ctx = loc_context(rules, state, u);
+        let closed = |i: usize| blocked[i];
+        let found = if south {
+            route_trace(rules, &ctx, h, bits, u16::MAX, &south_edge, &closed)
+        } else {
+            route_trace(rules, &ctx, h, bits, u16::MAX, &north_targets, &closed)
+        };
+        match found {
+            Some((hop, len)) => yes.push(format!("{name} ({hop} hexes to the route, then {len} route hexes)")),
+            None => no.push(name),
+        }
+    }
+    let k = yes.len();
+    let side = if south { "south" } else { "north" };
+    let mut detail = format!(
+        "{k} Confederate infantry divisions {side} of the Duck with an LOC × {}: {}",
+        vp_text(per),
+        if yes.is_empty() { "none".to_string() } else { yes.join(", ") }
+    );
+    if !no.is_empty() {
+        detail.push_str(&format!("; none for {}", no.join(", ")));
+    }
+    (per * k as f64, detail)
 }
 
 /// HSN Sc 6: whether an undemoralized Union infantry unit holds Brentwood, and the undemoralized

@@ -20,6 +20,7 @@ pub fn view(rules: &Gcacw, state: &State) -> serde_json::Value {
                 "manpower": s.manpower, "combat": rules.combat_value(state, u).to_string(),
                 "organized": s.organized, "exhausted": s.exhausted, "fatigue": s.fatigue,
                 "demoralized": s.demoralized, "entrenchment": s.entrenchment, "eliminated": s.eliminated,
+                "exited": state.campaign.exited.contains(&u),
                 "tactical": c.tactical, "artillery": c.artillery,
             })
         })
@@ -97,6 +98,10 @@ pub fn summary(rules: &Gcacw, state: &State) -> String {
     }
     for (h, m) in &state.stations {
         let _ = writeln!(out, "Station {}: {m:?}", rules.map().label(*h));
+    }
+    let exited: Vec<String> = state.campaign.exited.iter().map(|&u| rules.unit_name(state, u)).collect();
+    if !exited.is_empty() {
+        let _ = writeln!(out, "Left the map (HSN-A 14.0): {}", exited.join(", "));
     }
     let score = crate::victory::score(rules, state);
     let _ = writeln!(out, "{} VP as things stand: {} ({})", score.side, score.total, score.level);

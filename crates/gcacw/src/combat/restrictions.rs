@@ -41,7 +41,7 @@ pub fn attack_restriction(
     if from.distance(target) != 1 || !map.contains(target) {
         return Some(format!("{target} is not next to {from}"));
     }
-    if rules.prohibited(side, target) {
+    if rules.prohibited_on(side, target, state.turn) {
         return Some(format!("{side} units may not attack into {target} in this scenario (or it is off their map)"));
     }
     let hs = map.hexside(from, target);
