@@ -190,6 +190,13 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | Barred { .. }
                 | BlockhouseAttacks
                 | BlockhouseTable(_)
+                | UnionReinforcementTable { .. }
+                | UnionEntryAreas { .. }
+                | ConstantReinforcement { .. }
+                | VariableReinforcements { .. }
+                | LyonRaidExclusions { .. }
+                | ManpowerEnhancement { .. }
+                | UnionRailMovement { .. }
         );
         if !enforced {
             out.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));
