@@ -106,7 +106,11 @@ pub fn options(rules: &Gcacw, state: &State, side: Side) -> Vec<Choice> {
         if !crate::rail::rail_march_destinations(rules, state, u).is_empty() {
             out.push(Choice::new(
                 format!("rail-march:{id}"),
-                format!("{name} moves by rail from {hex} (fatigue {} → {})", unit.fatigue, (unit.fatigue + 2).min(4)),
+                format!(
+                    "{name} moves by rail from {hex} (fatigue {} → {})",
+                    unit.fatigue,
+                    (unit.fatigue + crate::rail::rail_march_fatigue(rules)).min(4)
+                ),
             ));
         }
         if let Some(mark) = burn_result(rules, state, u) {

@@ -22,13 +22,9 @@ struct Table<'a> {
 
 fn table(rules: &Gcacw) -> Option<Table<'_>> {
     rules.scenario().special_rule.iter().find_map(|r| match &r.kind {
-        RuleKind::ManpowerEnhancement { first_turn, last_turn, results, caps } => Some(Table {
-            first: *first_turn,
-            last: *last_turn,
-            results,
-            caps,
-            source: &r.source,
-        }),
+        RuleKind::ManpowerEnhancement { first_turn, last_turn, results, caps } => {
+            Some(Table { first: *first_turn, last: *last_turn, results, caps, source: &r.source })
+        }
         _ => None,
     })
 }

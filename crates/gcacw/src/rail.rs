@@ -161,6 +161,12 @@ fn general(rules: &Gcacw) -> Option<General<'_>> {
     })
 }
 
+/// Fatigue Levels a Union rail move gains (HSN-A 9.0), where the scenario has it.
+#[must_use]
+pub fn rail_march_fatigue(rules: &Gcacw) -> u8 {
+    general(rules).map_or(0, |g| g.fatigue)
+}
+
 /// Hexes reachable from `from` along the named railroad's hexsides, entering no hex occupied by
 /// `side`'s enemy or in its ZOC (even one `side` holds), no hex with a station marker, no hex
 /// closed to `side`, and crossing no destroyed bridge (a pontoon does not help) — HSN-A 9.0 and

@@ -237,10 +237,10 @@ pub fn apply_roll(rules: &Gcacw, state: &mut State, side: Side, req: &RollReques
     };
     let total = sequence::total(dice, &req.modifiers);
     let count = match kind {
-        RuleKind::UnionReinforcementTable { results, .. } => crate::arrival::lookup(results, total).map_or(0, |r| r.sets),
-        RuleKind::VariableReinforcements { success, .. } => {
-            u8::from(dice.first().is_some_and(|d| success.contains(d)))
+        RuleKind::UnionReinforcementTable { results, .. } => {
+            crate::arrival::lookup(results, total).map_or(0, |r| r.sets)
         }
+        RuleKind::VariableReinforcements { success, .. } => u8::from(dice.first().is_some_and(|d| success.contains(d))),
         _ => 0,
     };
     let (group, source) = (table_group(kind).to_string(), source.to_string());

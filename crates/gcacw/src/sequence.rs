@@ -390,11 +390,9 @@ pub fn enter(rules: &Gcacw, state: &mut State, phase: Phase) {
         Phase::ManpowerEnhancement => crate::enhancement::begin(rules, state),
         Phase::Reinforcement => crate::reinforcement::begin(rules, state),
         // Phases of the Advanced Game that this scenario does not use.
-        Phase::WinterWeather
-        | Phase::RandomEvents
-        | Phase::Attachment
-        | Phase::UnionCavalry
-        | Phase::VictoryPoints => phase_done(rules, state, phase),
+        Phase::WinterWeather | Phase::RandomEvents | Phase::Attachment | Phase::UnionCavalry | Phase::VictoryPoints => {
+            phase_done(rules, state, phase)
+        }
     }
 }
 

@@ -4,8 +4,8 @@
 //! movement (9.0), driven through the sequence of play with the dice given.
 
 mod common;
-use caisson_gcacw::reinforcement::Made;
 use caisson_gcacw::registry::{hsn, notices};
+use caisson_gcacw::reinforcement::Made;
 use caisson_gcacw::sequence::{choose, enter, pending, roll, Phase};
 use caisson_gcacw::state::{Stage, State, StationMark};
 use caisson_gcacw::{Gcacw, Settings, Side};
@@ -488,4 +488,27 @@ fn rail_limits_hsn_a_9_0() {
     assert!(!option_ids(&rules, &state).contains(&"rail-march:thomas-dn".to_string()), "11 Manpower used");
     state.turn = 6;
     assert!(option_ids(&rules, &state).contains(&"rail-march:thomas-dn".to_string()), "a new turn");
+}
+
+/// HSN-A 9.0: an attached leader rides along, or stays behind on another unit of the hex he may
+/// be attached to (R61).
+#[test]
+fn leader_rides_or_stays_hsn_a_9_0() {
+    let (rules, mut state, u) = union_to_act("van-cleve", h(5232), 2);
+    let milroy = rules.leader_by_id("milroy").expect("milroy");
+    state.leaders[milroy].with = Some(u);
+    for id in ["140-in", "17-usct"] {
+        let v = unit(&rules, id);
+        state.units[v].hex = None;
+    }
+    choose(&rules, &mut state, "rail-march:van-cleve").expect("rail");
+    assert!(!option_ids(&rules, &state).contains(&"rail-alone:5707".to_string()), "nobody to stay with");
+    let other = place(&rules, &mut state, "140-in", h(5232), 1);
+    assert!(option_ids(&rules, &state).contains(&"rail-alone:5707".to_string()));
+    let mut riding = state.clone();
+    choose(&rules, &mut riding, "rail:5707").expect("with Milroy");
+    assert_eq!(rules.leader_hex(&riding, milroy), Some(h(5707)));
+    choose(&rules, &mut state, "rail-alone:5707").expect("without Milroy");
+    assert_eq!(state.leaders[milroy].with, Some(other));
+    assert_eq!(state.units[u].hex, Some(h(5707)));
 }
