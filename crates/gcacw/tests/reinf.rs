@@ -291,7 +291,7 @@ fn smith_b_arrives_on_turn_10_hsn_a_13_0() {
 
     let (rules, mut state) = at_phase(10, Phase::Reinforcement, |rules, s| {
         done_union(rules, s, 1..=16);
-        place(rules, s, "coon", h(0110), 2);
+        place(rules, s, "coon", h(110), 2);
     });
     assert!(matches!(state.stage, Stage::Reinforcement { side: Side::Confederate }), "{:?}", state.stage);
     let ids = option_ids(&rules, &state);
@@ -302,7 +302,7 @@ fn smith_b_arrives_on_turn_10_hsn_a_13_0() {
     enter(&rules, &mut state, Phase::Reinforcement);
     choose(&rules, &mut state, "place:smith-b:0112").expect("placed a turn later");
     let smith = unit(&rules, "smith-b");
-    assert_eq!(state.units[smith].hex, Some(h(0112)));
+    assert_eq!(state.units[smith].hex, Some(h(112)));
     assert_eq!(state.campaign.reinforced_on.get(&smith), Some(&11));
     assert!(matches!(state.stage, Stage::Transfers { .. }), "{:?}", state.stage);
 }
