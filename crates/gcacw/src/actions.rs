@@ -103,6 +103,16 @@ pub fn options(rules: &Gcacw, state: &State, side: Side) -> Vec<Choice> {
         if crate::rail::available(rules, state, u) {
             out.push(Choice::new(format!("rail:{id}"), format!("{name} makes its once-only railroad move")));
         }
+        if !crate::rail::rail_march_destinations(rules, state, u).is_empty() {
+            out.push(Choice::new(
+                format!("rail-march:{id}"),
+                format!(
+                    "{name} moves by rail from {hex} (fatigue {} → {})",
+                    unit.fatigue,
+                    (unit.fatigue + crate::rail::rail_march_fatigue(rules)).min(4)
+                ),
+            ));
+        }
         if let Some(mark) = burn_result(rules, state, u) {
             out.push(Choice::new(format!("burn:{id}"), format!("{name} burns the station in {hex} ({mark:?})")));
         }
@@ -153,6 +163,11 @@ pub fn start(rules: &Gcacw, state: &mut State, side: Side, option: &str) -> Opti
         "rail" => {
             let u = rules.unit_by_id(id)?;
             state.stage = Stage::RailMove { unit: u };
+        }
+        "rail-march" => {
+            let u = rules.unit_by_id(id)?;
+            state.note(format!("{side}: {} marches by rail.", rules.unit_name(state, u)), Some("HSN-A 9.0"));
+            state.stage = Stage::RailMarch { unit: u };
         }
         "activate" => {
             let l = rules.leader_by_id(id)?;

@@ -97,7 +97,8 @@ pub fn roll_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
     })
 }
 
-fn lookup(results: &[ArrivalResult], roll: i32) -> Option<&ArrivalResult> {
+/// The row of an arrival-style table a modified roll falls in.
+pub(crate) fn lookup(results: &[ArrivalResult], roll: i32) -> Option<&ArrivalResult> {
     results.iter().find(|r| {
         r.roll == Some(roll) || r.min.is_some_and(|m| roll >= m) && r.roll.is_none() || r.max.is_some_and(|m| roll <= m)
     })

@@ -11,6 +11,7 @@
 //!   Croxton with R. Johnson in HSN Sc 3) that is on the map, or off the game (GCACW 2.1, 6.3);
 //! - Manpower is conserved: the Manpower of every unit, in play or still to arrive, plus every loss
 //!   in the ledger (`State::losses`, each with its cause) equals the scenario's starting Manpower
+//!   plus the Manpower Enhancement gains (`State::gains`, HSN-A 11.0)
 //!   (a consolidation's Manpower over the maximum is a ledger loss, HSN Sc 2).
 
 use std::collections::BTreeMap;
@@ -91,10 +92,11 @@ pub fn check(rules: &Gcacw, state: &State) -> Result<(), String> {
         }
         lost += u32::from(loss.amount);
     }
+    let gained: u32 = state.gains.iter().map(|g| u32::from(g.amount)).sum();
     let now: u32 = state.units.iter().map(|u| u32::from(u.manpower)).sum();
-    if now + lost != rules.start_manpower {
+    if now + lost != rules.start_manpower + gained {
         return Err(format!(
-            "Manpower is not conserved: {now} in the units and {lost} lost in the ledger, but {} at the start",
+            "Manpower is not conserved: {now} in the units and {lost} lost in the ledger, but {} at the start and {gained} gained",
             rules.start_manpower
         ));
     }

@@ -174,6 +174,13 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | ExitHexes { .. }
                 | VictoryPointPhase
                 | AutomaticVictory { .. }
+                | UnionReinforcementTable { .. }
+                | UnionEntryAreas { .. }
+                | ConstantReinforcement { .. }
+                | VariableReinforcements { .. }
+                | LyonRaidExclusions { .. }
+                | ManpowerEnhancement { .. }
+                | UnionRailMovement { .. }
         );
         if !enforced {
             out.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));

@@ -511,8 +511,104 @@ pub enum RuleKind {
         /// The victory level.
         result: String,
     },
+    /// The Union Reinforcement Table (HSN-A 12.0): from the first turn of its arrival rows, one die
+    /// each Reinforcement Phase gives the number of `group` sets made available. Procedure:
+    /// `reinforcement`.
+    UnionReinforcementTable {
+        /// The arrival rows it governs.
+        group: String,
+        /// Results, as for an arrival table.
+        results: Vec<ArrivalResult>,
+        /// Turn modifiers.
+        #[serde(default)]
+        modifiers: Vec<TurnModifier>,
+        /// Once this set has been made available in an earlier turn, `late_modifier` applies.
+        late_set: u16,
+        /// The modifier after `late_set`.
+        late_modifier: i32,
+    },
+    /// The Union entry areas (HSN Sc 9 "Entry Areas"; HSN-A 9.0): an arrival row's
+    /// `alternative_entry` hexes take infantry that arrives with a leader of its set, if a path
+    /// along `railroad` joins the hex to `rail_to` clear of damaged or destroyed stations,
+    /// Confederate ZOC, Confederate-occupied hexes and destroyed bridges. Procedure: `reinforcement`.
+    UnionEntryAreas {
+        /// The named railroad of the map.
+        railroad: String,
+        /// Where the path must reach.
+        rail_to: Hex,
+    },
+    /// A reinforcement that is due from the first turn of its `group` rows, with no roll (HSN-A
+    /// 13.0 Constant Reinforcement). Procedure: `reinforcement`.
+    ConstantReinforcement {
+        /// The arrival rows.
+        group: String,
+    },
+    /// Variable reinforcements (HSN-A 13.0): from the first turn of the `group` rows, one die each
+    /// Reinforcement Phase; a roll in `success` makes the lowest-numbered set left available.
+    /// Procedure: `reinforcement`.
+    VariableReinforcements {
+        /// The arrival rows.
+        group: String,
+        /// Rolls that give a set.
+        success: Vec<u8>,
+    },
+    /// Counters that never arrive once Lyon's Kentucky Raid has happened (HSN-A 2.2, 12.0, 13.0).
+    /// Read by `reinforcement`.
+    LyonRaidExclusions {
+        /// The counters.
+        counters: Vec<String>,
+    },
+    /// The Union Manpower Enhancement Phase (HSN-A 11.0). Procedure: `enhancement`.
+    ManpowerEnhancement {
+        /// First turn.
+        first_turn: u16,
+        /// Last turn.
+        last_turn: u16,
+        /// What each die roll allows.
+        results: Vec<EnhancementResult>,
+        /// Highest Manpower by type and size (HSN-A 7.2).
+        caps: Vec<ManpowerCap>,
+    },
+    /// Union railroad movement (HSN-A 9.0). Procedure: `rail::general`.
+    UnionRailMovement {
+        /// The named railroad of the map the moves follow.
+        railroad: String,
+        /// Highest Fatigue Level to start a rail move.
+        max_fatigue: u8,
+        /// Fatigue Levels gained.
+        fatigue: u8,
+        /// Infantry Manpower that may move by rail per turn.
+        manpower_per_turn: u8,
+    },
     /// Any other rule, described in words.
     Rule,
+}
+
+/// One roll of the Union Manpower Enhancement table (HSN-A 11.0).
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnhancementResult {
+    /// The die.
+    pub roll: u8,
+    /// Cavalry units that may gain one Manpower.
+    #[serde(default)]
+    pub cavalry: u8,
+    /// Infantry units that may gain one Manpower.
+    #[serde(default)]
+    pub infantry: u8,
+}
+
+/// A Manpower cap (HSN-A 7.2 Attachment Restrictions, Size).
+#[derive(Clone, Debug, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManpowerCap {
+    /// Unit type.
+    #[serde(rename = "type")]
+    pub ty: crate::catalog::CounterType,
+    /// Unit size (`division`, `brigade`, `regiment`).
+    pub size: String,
+    /// Highest Manpower.
+    pub max: u8,
 }
 
 /// The Blockhouse Table of HSN Scenario 5: one die, modified, read from the top row down.

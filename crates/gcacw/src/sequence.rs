@@ -54,6 +54,9 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
         },
         Stage::DestroyBridge { unit, .. } => crate::bridges::destroy_decision(rules, state, *unit),
         Stage::DestroyWagons { chosen } => crate::wagons::decision(rules, state, chosen),
+        Stage::Reinforcement { side } => crate::reinforcement::decision(rules, state, *side),
+        Stage::Enhancement { cavalry, infantry } => crate::enhancement::decision(rules, state, *cavalry, *infantry),
+        Stage::RailMarch { unit } => crate::rail::rail_march_decision(rules, state, *unit),
         Stage::InitiativeRoll { .. }
         | Stage::MarchAllowance { .. }
         | Stage::ExtendedMarch { .. }
@@ -62,7 +65,9 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
         | Stage::ActivateAllowance
         | Stage::AssaultCommand { .. }
         | Stage::GrandRoll { .. }
-        | Stage::ArrivalRoll => return Pending::Over,
+        | Stage::ArrivalRoll
+        | Stage::ReinforcementRoll { .. }
+        | Stage::EnhancementRoll => return Pending::Over,
     };
     Pending::Decide(decision)
 }
@@ -87,6 +92,8 @@ pub fn roll_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
         Stage::BlockhouseRoll { march, ty } => crate::blockhouse::roll_request(rules, state, march, *ty),
         Stage::ActivateAllowance => activation::allowance_request(rules, state),
         Stage::ArrivalRoll => crate::arrival::roll_request(rules, state),
+        Stage::ReinforcementRoll { side } => crate::reinforcement::roll_request(rules, state, *side),
+        Stage::EnhancementRoll => crate::enhancement::roll_request(rules),
         Stage::Recovery { roll: Some(_), .. } => crate::recovery::roll_request(rules, state),
         Stage::Battle { battle } => crate::battle::roll_request(rules, state, battle),
         Stage::CavalryRetreat { c } => crate::cavalry::roll_request(rules, state, c),
@@ -131,6 +138,8 @@ pub fn roll(rules: &Gcacw, state: &mut State, dice: &[u8]) -> Result<(), RuleErr
         Stage::BlockhouseRoll { march, .. } => crate::blockhouse::apply_roll(rules, state, march, &req, dice),
         Stage::ActivateAllowance => activation::apply_allowance(rules, state, &req, dice),
         Stage::ArrivalRoll => crate::arrival::apply_roll(rules, state, &req, dice),
+        Stage::ReinforcementRoll { side } => crate::reinforcement::apply_roll(rules, state, side, &req, dice),
+        Stage::EnhancementRoll => crate::enhancement::apply_roll(rules, state, &req, dice),
         Stage::Recovery { roll: Some(_), .. } => crate::recovery::apply_roll(rules, state, &req, dice),
         Stage::Battle { battle } => crate::battle::apply_roll(rules, state, *battle, &req, dice),
         Stage::CavalryRetreat { c } => crate::cavalry::apply_roll(rules, state, *c, &req, dice),
@@ -178,6 +187,11 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
         }
         Stage::ForceMarch { march } => march::choose_force_march(rules, state, march, option).ok_or_else(bad),
         Stage::RailMove { unit } => crate::rail::choose(rules, state, unit, option).ok_or_else(bad),
+        Stage::RailMarch { unit } => crate::rail::choose_rail_march(rules, state, unit, option).ok_or_else(bad),
+        Stage::Reinforcement { side } => crate::reinforcement::choose(rules, state, side, option).ok_or_else(bad),
+        Stage::Enhancement { cavalry, infantry } => {
+            crate::enhancement::choose(rules, state, cavalry, infantry, option).ok_or_else(bad)
+        }
         Stage::Riders { march } => march::choose_riders(rules, state, march, option).ok_or_else(bad),
         Stage::ArrivalAction => {
             let side = Side::Confederate;
@@ -376,14 +390,12 @@ pub fn enter(rules: &Gcacw, state: &mut State, phase: Phase) {
         Phase::Recovery => crate::recovery::begin(rules, state),
         Phase::VictoryPoints if crate::vp_phase::in_play(rules) => crate::vp_phase::begin(rules, state),
         Phase::TurnIndication => next_turn(rules, state),
+        Phase::ManpowerEnhancement => crate::enhancement::begin(rules, state),
+        Phase::Reinforcement => crate::reinforcement::begin(rules, state),
         // Phases of the Advanced Game that this scenario does not use.
-        Phase::WinterWeather
-        | Phase::RandomEvents
-        | Phase::ManpowerEnhancement
-        | Phase::Reinforcement
-        | Phase::Attachment
-        | Phase::UnionCavalry
-        | Phase::VictoryPoints => phase_done(rules, state, phase),
+        Phase::WinterWeather | Phase::RandomEvents | Phase::Attachment | Phase::UnionCavalry | Phase::VictoryPoints => {
+            phase_done(rules, state, phase)
+        }
     }
 }
 

@@ -80,6 +80,17 @@ pub struct Loss {
     pub cause: LossCause,
 }
 
+/// One Manpower gain (HSN-A 11.0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Gain {
+    /// Turn.
+    pub turn: u16,
+    /// Unit index.
+    pub unit: usize,
+    /// Manpower gained.
+    pub amount: u8,
+}
+
 /// Burn RR Station markers (GCACW 5.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -333,6 +344,30 @@ pub enum Stage {
         /// Wagons picked so far.
         chosen: Vec<usize>,
     },
+    /// Rolling for a side's reinforcements (HSN-A 12.0, 13.0).
+    ReinforcementRoll {
+        /// The side rolling.
+        side: Side,
+    },
+    /// Placing a side's reinforcements, or holding them back (HSN-A 12.0, 13.0).
+    Reinforcement {
+        /// The side placing.
+        side: Side,
+    },
+    /// Rolling for Union Manpower Enhancement (HSN-A 11.0).
+    EnhancementRoll,
+    /// Choosing the units that gain Manpower (HSN-A 11.0).
+    Enhancement {
+        /// Cavalry units still to gain one Manpower.
+        cavalry: u8,
+        /// Infantry units still to gain one Manpower.
+        infantry: u8,
+    },
+    /// Choosing where a Union rail move ends (HSN-A 9.0).
+    RailMarch {
+        /// The unit.
+        unit: usize,
+    },
     /// The game is over.
     Over,
 }
@@ -382,6 +417,12 @@ pub struct State {
     pub activated_once: std::collections::BTreeSet<usize>,
     /// Every Manpower loss, with its cause.
     pub losses: Vec<Loss>,
+    /// Every Manpower gain (HSN-A 11.0 Manpower Enhancement).
+    pub gains: Vec<Gain>,
+    /// Reinforcements made available and placed (HSN-A 12.0, 13.0).
+    pub reinforcement: crate::reinforcement::Progress,
+    /// Union rail moves of the turn (HSN-A 9.0).
+    pub rail_used: crate::rail::RailUse,
     /// Facts the victory conditions remember (e.g. "a Confederate unit entered Columbia by Turn 4"),
     /// kept by [`crate::victory::observe`].
     pub flags: BTreeMap<String, i32>,
