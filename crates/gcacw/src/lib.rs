@@ -19,6 +19,7 @@ pub mod charts;
 pub mod combat;
 pub mod consolidation;
 pub mod data;
+pub mod events;
 pub mod invariants;
 pub mod march;
 pub mod movement;
@@ -34,6 +35,7 @@ pub mod state;
 pub mod transfer;
 pub mod victory;
 pub mod view;
+pub mod winter;
 pub mod zoc;
 
 pub use rules::{Gcacw, Settings};

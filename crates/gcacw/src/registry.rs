@@ -190,6 +190,9 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | Barred { .. }
                 | BlockhouseAttacks
                 | BlockhouseTable(_)
+                | ArmyInitiative { .. }
+                | WinterWeather(_)
+                | RandomEvents(_)
         );
         if !enforced {
             out.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));

@@ -42,7 +42,52 @@ pub fn view(rules: &Gcacw, state: &State) -> serde_json::Value {
         "blockhouses": crate::blockhouse::standing(rules, state).into_iter()
             .map(|(h, name)| json!({"hex": h, "name": name})).collect::<Vec<_>>(),
         "score": crate::victory::score(rules, state),
+        "turn_track": turn_track(rules, state),
     })
+}
+
+/// The Advanced Game's markers for the turn track (HSN-A 2.2, 3.0, 4.0): Army Initiative, the
+/// Winter Weather Start and Last Turn of Winter markers, and this turn's random event with the
+/// effects in force. `null` parts where the scenario does not use them.
+#[must_use]
+pub fn turn_track(rules: &Gcacw, state: &State) -> serde_json::Value {
+    let ev = &state.events;
+    json!({
+        "army_initiative": crate::events::army_initiative_start(rules).map(|_| state.campaign.army_initiative),
+        "winter": state.campaign.winter.map(|w| json!({"start": w.start, "last": w.last})),
+        "winter_on": crate::winter::on(state),
+        "event": ev.event.map(|e| json!({"id": e, "name": e.name()})),
+        "effects": effects(state),
+        "no_grand_assaults_through": ev.no_grand_assaults_through,
+    })
+}
+
+/// This turn's random-event effects in force, in words.
+fn effects(state: &State) -> Vec<String> {
+    let ev = &state.events;
+    let mut out = Vec::new();
+    if let Some(side) = ev.paralysis {
+        out.push(format!("Command Paralysis: {side}"));
+    }
+    if let Some(side) = ev.enhanced {
+        out.push(format!("Enhanced Movement: {side}"));
+    }
+    if ev.rain {
+        out.push("Rain".to_string());
+    }
+    if ev.late_rain {
+        out.push(if state.rain { "Late Rain: raining".to_string() } else { "Late Rain: on double 1s".to_string() });
+    }
+    if ev.night_march {
+        out.push("Union Night March".to_string());
+    }
+    if ev.no_pontoon {
+        out.push("No Union pontoons".to_string());
+    }
+    if ev.no_grand_assaults_through.is_some_and(|t| state.turn <= t) {
+        out.push(format!("No Union grand assaults through Turn {}", ev.no_grand_assaults_through.unwrap_or(0)));
+    }
+    out
 }
 
 /// A plain-text status screen: turn, phase, and each side's roster.
@@ -52,6 +97,18 @@ pub fn summary(rules: &Gcacw, state: &State) -> String {
     let mut out = String::new();
     let weather = if state.rain { "rain" } else { "clear" };
     let _ = writeln!(out, "{} {} — turn {} of {} ({weather})", sc.id, sc.name, state.turn, sc.turns);
+    if crate::events::army_initiative_start(rules).is_some() {
+        let _ = writeln!(out, "Army Initiative: {}", crate::events::level_name(state.campaign.army_initiative));
+    }
+    if let Some(w) = state.campaign.winter {
+        let now = if crate::winter::on(state) { "in effect" } else { "not in effect" };
+        let _ = writeln!(out, "Winter: started Turn {}, Last Turn of Winter {} ({now})", w.start, w.last);
+    }
+    if let Some(e) = state.events.event {
+        let fx = effects(state);
+        let fx = if fx.is_empty() { String::new() } else { format!(" — {}", fx.join("; ")) };
+        let _ = writeln!(out, "Random event this turn: {}{fx}", e.name());
+    }
     for side in Side::BOTH {
         let _ = writeln!(out, "{side}:");
         for u in 0..state.units.len() {
