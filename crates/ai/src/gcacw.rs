@@ -588,6 +588,7 @@ fn compute_field(rules: &Gcacw, side: Side, mover: CounterType, goals: &[Hex]) -
         confined: None,
         wagon_bridge: 0,
         fords_closed: false,
+        winter: false,
         forts: Vec::new(),
         barred: Vec::new(),
         // Turn 0: no rule limited to some turns applies to these once-per-process fields.

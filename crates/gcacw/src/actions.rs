@@ -56,11 +56,13 @@ pub fn burn_result(rules: &Gcacw, state: &State, u: usize) -> Option<StationMark
 }
 
 /// Whether a unit may take an Entrenchment action (GCACW 5.5, 1864): not demoralized, not under
-/// a completed fort, not a wagon (HSN-B 2.2), and not in rain.
+/// a completed fort, not a wagon (HSN-B 2.2), not in rain, not in winter (HSN-A 4.0) and not in a
+/// Night March (HSN-A 2.2).
 #[must_use]
 pub fn may_entrench(rules: &Gcacw, state: &State, u: usize) -> bool {
     let unit = &state.units[u];
     !state.rain
+        && crate::events::entrenching_allowed(state)
         && unit.demoralized == 0
         && unit.entrenchment != Some(Entrenchment::FortComplete)
         && rules.unit_type(state, u) != CounterType::Wagon
@@ -93,10 +95,13 @@ pub fn options(rules: &Gcacw, state: &State, side: Side) -> Vec<Choice> {
         }
         let (id, name, unit) = (rules.unit_id(state, u), rules.unit_name(state, u), &state.units[u]);
         let hex = unit.hex.map(|h| rules.map().label(h)).unwrap_or_default();
-        out.push(Choice::new(
-            format!("march:{id}"),
-            format!("March {name} from {hex} (fatigue {} → {})", unit.fatigue, (unit.fatigue + 1).min(4)),
-        ));
+        // HSN-A 4.0: in winter no March that would raise a unit to Fatigue Level 3 or 4.
+        if crate::events::march_allowed(state, u) {
+            out.push(Choice::new(
+                format!("march:{id}"),
+                format!("March {name} from {hex} (fatigue {} → {})", unit.fatigue, (unit.fatigue + 1).min(4)),
+            ));
+        }
         if !may_act(rules, state, u) {
             continue;
         }
@@ -113,7 +118,8 @@ pub fn options(rules: &Gcacw, state: &State, side: Side) -> Vec<Choice> {
                 ),
             ));
         }
-        if let Some(mark) = burn_result(rules, state, u) {
+        // HSN-A 4.0: no Burn RR Station actions in winter.
+        if let Some(mark) = burn_result(rules, state, u).filter(|_| !crate::winter::on(state)) {
             out.push(Choice::new(format!("burn:{id}"), format!("{name} burns the station in {hex} ({mark:?})")));
         }
         if may_entrench(rules, state, u) {
@@ -138,11 +144,18 @@ pub fn options(rules: &Gcacw, state: &State, side: Side) -> Vec<Choice> {
             let hex = rules.leader_hex(state, l).map(|h| rules.map().label(h)).unwrap_or_default();
             out.push(Choice::new(format!("activate:{}", c.id), format!("Activate {} in {hex}", c.name)));
         }
-        if rules.leader_counter(state, l).side == side && crate::assault::eligible(rules, state, l) {
+        if rules.leader_counter(state, l).side == side
+            && crate::events::assault_allowed(state, side)
+            && crate::assault::eligible(rules, state, l)
+        {
             let c = rules.leader_counter(state, l);
             let hex = rules.leader_hex(state, l).map(|h| rules.map().label(h)).unwrap_or_default();
             out.push(Choice::new(format!("assault:{}", c.id), format!("{} assaults from {hex}", c.name)));
         }
+    }
+    // HSN-A 2.2 Night March: only March and Activate Leader actions.
+    if crate::events::night_march(state) {
+        out.retain(|c| c.id.starts_with("march:") || c.id.starts_with("activate:"));
     }
     out
 }

@@ -55,7 +55,12 @@ pub fn candidates(rules: &Gcacw, state: &State, l: usize, board: &Board) -> Vec<
     let radius = rules.command_radius(state, l, board);
     rules
         .on_map(state)
-        .filter(|&(u, h)| radius.contains(&h) && of_command(rules, state, l, u) && actions::may_march(rules, state, u))
+        .filter(|&(u, h)| {
+            radius.contains(&h)
+                && of_command(rules, state, l, u)
+                && actions::may_march(rules, state, u)
+                && crate::events::march_allowed(state, u)
+        })
         .map(|(u, _)| u)
         .collect()
 }
@@ -199,8 +204,10 @@ pub fn apply_allowance(rules: &Gcacw, state: &mut State, req: &RollRequest, dice
         .is_some_and(|a| !rules.catalog().is_cavalry_leader(state.leaders[a.leader].counter as usize));
     let min = if infantry_leader { rules.opening_min_die(state, CounterType::Infantry) } else { None };
     let (used, raised) = sequence::minimum_die(dice, min);
+    // HSN-A 2.2 Night March: the leader's roll counts as at least the night minimum.
+    let (used, night) = crate::events::night_minimum(rules, state, &used, !infantry_leader);
     let ma = sequence::total(&used, &req.modifiers).max(0) as u8;
-    let raised = raised.map(|n| format!("{n}: ")).unwrap_or_default();
+    let raised = raised.or(night).map(|n| format!("{n}: ")).unwrap_or_default();
     sequence::log_roll(state, req, dice, format!("{raised}Movement Allowance {ma} for every unit of the activation"));
     if let Some(act) = state.activation.as_mut() {
         act.ma = Some(ma);
@@ -366,6 +373,11 @@ fn start_unit(rules: &Gcacw, state: &mut State, u: usize) -> Option<()> {
             ),
             Some("HSN-B 2.2"),
         );
+    }
+    let (changed, why) = crate::events::ma_change(rules, state, u, ma);
+    if let Some(why) = why {
+        ma = changed;
+        state.note(format!("{}: {why}.", rules.unit_name(state, u)), Some("HSN-A 2.2"));
     }
     if let Some((min, source)) = march::minimum_ma(rules, state, u, true) {
         if ma < min {

@@ -315,6 +315,10 @@ pub fn apply_roll(rules: &Gcacw, state: &mut State, req: &RollRequest, dice: &[u
 /// leader no cavalry leader, at least 3 Combat committed, and an eligible hex with a unit to join.
 fn grand_leaders(rules: &Gcacw, state: &State, leader: usize, attackers: &[usize], target: Hex) -> Vec<usize> {
     let lc = state.leaders[leader].counter as usize;
+    // HSN-A 2.2 Grant Relieves Thomas: no Union grand assaults for the turns rolled.
+    if !crate::events::grand_assault_allowed(state, rules.catalog().get(lc).side) {
+        return Vec::new();
+    }
     let committed = attackers
         .iter()
         .map(|&u| combat::attack_value(rules, state, u))

@@ -652,6 +652,9 @@ pub fn assess(rules: &Gcacw, state: &State, attack: &Attack) -> Assessment {
     if state.rain {
         mods.push(Modifier::new("Rain", -1, "GCACW 12.0"));
     }
+    if crate::winter::on(state) {
+        mods.push(Modifier::new("Winter weather: attacker", -2, "HSN-A 4.0"));
+    }
     let (art, art_diff, art_label) = artillery(rules, state, attack, side, off.artillery, &def);
     let several = {
         let mut hexes: Vec<Option<Hex>> = attack.attackers.iter().map(|&u| state.units[u].hex).collect();

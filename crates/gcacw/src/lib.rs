@@ -20,6 +20,7 @@ pub mod combat;
 pub mod consolidation;
 pub mod data;
 pub mod enhancement;
+pub mod events;
 pub mod exits;
 pub mod invariants;
 pub mod march;
@@ -40,6 +41,7 @@ pub mod victory;
 pub mod view;
 pub mod vp_phase;
 pub mod wagons;
+pub mod winter;
 pub mod zoc;
 
 pub use rules::{Gcacw, Settings};

@@ -75,6 +75,10 @@ pub fn minimum_ma(rules: &Gcacw, state: &State, u: usize, activate: bool) -> Opt
 /// Applies the March allowance roll and goes on to fatigue.
 pub fn apply_allowance(rules: &Gcacw, state: &mut State, u: usize, req: &RollRequest, dice: &[u8]) {
     let (used, raised) = sequence::minimum_die(dice, rules.opening_min_die(state, rules.unit_type(state, u)));
+    // HSN-A 2.2 Night March: the roll counts as at least the night minimum.
+    let cavalry = rules.unit_counter(state, u).ty == CounterType::Cavalry;
+    let (used, night) = crate::events::night_minimum(rules, state, &used, cavalry);
+    let raised = raised.or(night);
     let mut ma = sequence::total(&used, &req.modifiers).max(0) as u8;
     if rules.unmounted(state, u) {
         ma = ma.div_ceil(2);
@@ -85,6 +89,11 @@ pub fn apply_allowance(rules: &Gcacw, state: &mut State, u: usize, req: &RollReq
     };
     if rules.unmounted(state, u) {
         result.push_str(" (half the cavalry roll, rounded up: unmounted, HSN-A 5.5)");
+    }
+    let (changed, why) = crate::events::ma_change(rules, state, u, ma);
+    if let Some(why) = why {
+        ma = changed;
+        result.push_str(&format!(", {why}"));
     }
     if let Some((min, source)) = minimum_ma(rules, state, u, false) {
         if ma < min {
@@ -130,7 +139,8 @@ pub fn begin_unit_march(rules: &Gcacw, state: &mut State, u: usize, ma: u8) {
     let (fl, exhausted) = (unit.fatigue, unit.exhausted);
     let name = rules.unit_name(state, u);
     let march = new_march(rules, state, u, ma);
-    let extended = if exhausted { fl >= 2 } else { fl >= 3 };
+    // HSN-A 2.2: no extended march rolls in a Night March.
+    let extended = (if exhausted { fl >= 2 } else { fl >= 3 }) && !crate::events::night_march(state);
     if extended {
         state.note(
             format!(
@@ -202,9 +212,12 @@ pub fn apply_extended(rules: &Gcacw, state: &mut State, march: March, req: &Roll
     }
 }
 
-/// Whether the unit may force march (GCACW 5.1 step 3): organized, and not a wagon.
+/// Whether the unit may force march (GCACW 5.1 step 3): organized, not a wagon, and its side not
+/// under Command Paralysis (HSN-A 2.2).
 fn may_force_march(rules: &Gcacw, state: &State, u: usize) -> bool {
-    state.units[u].organized && rules.unit_type(state, u) != CounterType::Wagon
+    state.units[u].organized
+        && rules.unit_type(state, u) != CounterType::Wagon
+        && !crate::events::paralysed(state, rules.unit_side(state, u))
 }
 
 /// Step 3 of a march: enemy cavalry in whose ZOC the unit begins may retreat first (GCACW 7.7),
@@ -367,6 +380,9 @@ pub fn moving_decision(rules: &Gcacw, state: &State, march: &March) -> Decision 
     let map = rules.map();
     let name = rules.unit_name(state, u);
     let mut options = Vec::new();
+    let night = crate::events::night_march(state);
+    // Moves into an enemy ZOC not occupied by the marcher's side (HSN-A 2.2 Night March).
+    let mut into_zoc = Vec::new();
     if let Some(at) = state.units[u].hex.filter(|_| !march.stopped) {
         let ctx = MoveContext::new(rules, state, u);
         for (_, to) in map.neighbors(at) {
@@ -387,14 +403,29 @@ pub fn moving_decision(rules: &Gcacw, state: &State, march: &March) -> Decision 
                 format!("{} MP", s.cost)
             };
             let stop = if s.ends && !s.zoc_to_zoc { "; enters enemy ZOC and stops" } else { "" };
+            if night
+                && map.index(to).is_some_and(|i| {
+                    ctx.enemy_zoc.get(i).is_some_and(|z| *z != crate::zoc::Zoc::None)
+                        && ctx.occupant.get(i).copied().flatten() != Some(ctx.side)
+                })
+            {
+                into_zoc.push(format!("move:{to}"));
+            }
             options.push(Choice::new(
                 format!("move:{to}"),
                 format!("Move to {} ({terrain}, {what}{stop})", map.label(to)),
             ));
         }
     }
-    options.extend(crate::battle::attack_options(rules, state, march));
-    options.extend(crate::blockhouse::options(rules, state, march));
+    // HSN-A 2.2 Night March: no entering an enemy ZOC that is not Union-occupied, unless every way
+    // out of the hex leads into one; no attacks of any kind.
+    if night && options.len() > into_zoc.len() {
+        options.retain(|c: &Choice| !into_zoc.contains(&c.id));
+    }
+    if !night {
+        options.extend(crate::battle::attack_options(rules, state, march));
+        options.extend(crate::blockhouse::options(rules, state, march));
+    }
     if let Some(at) = state.units[u].hex {
         // GCACW 7.8: refuse flanks for 1 MP (not in a mountain or swamp, not on entering an enemy
         // ZOC); a marker already there may be lifted by a unit that begins its march in the hex.

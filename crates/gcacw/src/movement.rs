@@ -21,6 +21,9 @@ pub struct MoveContext {
     pub mover: CounterType,
     /// Rain turn.
     pub rain: bool,
+    /// Winter weather (HSN-A 4.0): Movement Points as in rain, but creeks and fords as in clear
+    /// weather.
+    pub winter: bool,
     /// Enemy zones of control, by map index.
     pub enemy_zoc: Vec<Zoc>,
     /// Occupying side, by map index (the marcher excluded).
@@ -58,6 +61,7 @@ impl MoveContext {
             side,
             mover: rules.unit_type(state, u),
             rain: state.rain,
+            winter: state.campaign.winter_on(state.turn),
             enemy_zoc: rules.zoc_of(state, side.enemy()),
             occupant: vec![None; n],
             friendly_cv: vec![Half::whole(0); n],
@@ -216,9 +220,13 @@ pub fn step(
     }
     let terrain = if ctx.rain && into == Terrain::ProvisionalSwamp { Terrain::Swamp } else { into };
     let route_side = if pontoon_road { side | Hexside::ROAD } else { side };
-    let mut cost = match route_cost(rules, route_side, terrain, ctx.rain) {
+    // HSN-A 4.0: in winter hexes cost what they cost in rain (creeks and fords stay open above).
+    // Provisional swamps stay rough hexes in winter (ruling R45).
+    let rain_costs = ctx.rain || ctx.winter;
+    let terrain = if ctx.winter && terrain == Terrain::ProvisionalSwamp { Terrain::Rough } else { terrain };
+    let mut cost = match route_cost(rules, route_side, terrain, rain_costs) {
         Some(c) => c,
-        None => rules.charts().terrain_cost(terrain, ctx.rain)?,
+        None => rules.charts().terrain_cost(terrain, rain_costs)?,
     };
     if side.intersects(Hexside::RIDGE) {
         cost = cost + rules.charts().ridge_extra();
@@ -238,7 +246,7 @@ pub fn step(
     // A hex with friendly infantry or a wagon train slows infantry and wagons entering it; mounted
     // cavalry neither pays nor counts (GCACW 6.2; HSN-B 2.2).
     if ctx.mover != CounterType::Cavalry && (ctx.infantry[ti] || ctx.wagon[ti]) {
-        cost = cost + rules.charts().occupied_penalty(into, ctx.friendly_cv[ti], ctx.wagon[ti], ctx.rain);
+        cost = cost + rules.charts().occupied_penalty(into, ctx.friendly_cv[ti], ctx.wagon[ti], rain_costs);
     }
     // Zones of control (GCACW 6.2).
     let (zoc_from, zoc_to) = (ctx.zoc(map, from), ctx.zoc(map, to));

@@ -39,17 +39,20 @@ fn skips_recovery(rules: &Gcacw, state: &State, u: usize) -> bool {
         })
 }
 
-/// Whether step 1 may be done at all: not in rain, except rain brought by Late Rain (HSN Sc 2),
-/// the only rain of the Basic Game.
+/// Whether step 1 may be done at all: not in rain, except rain brought by Late Rain (HSN Sc 2,
+/// the only rain of the Basic Game; HSN-A 2.2 Late Rain event, unlike its Rain event).
 fn weather_allows(rules: &Gcacw, state: &State) -> bool {
-    !state.rain || rules.scenario().rules().any(|r| matches!(r, RuleKind::LateRain { .. }))
+    !state.rain
+        || (!state.events.rain
+            && (state.events.late_rain || rules.scenario().rules().any(|r| matches!(r, RuleKind::LateRain { .. }))))
 }
 
 /// Units of a side that may entrench in step 1: on the map, fatigue 0, not demoralized, not a
 /// wagon, a marker to gain, not held out of the phase, and no other activity yet.
 #[must_use]
 pub fn may_entrench(rules: &Gcacw, state: &State, side: Side, done: &[usize]) -> Vec<usize> {
-    if !weather_allows(rules, state) {
+    // HSN-A 4.0: no entrenching in winter.
+    if !weather_allows(rules, state) || crate::winter::on(state) {
         return Vec::new();
     }
     (0..state.units.len())
@@ -104,7 +107,9 @@ fn options(rules: &Gcacw, state: &State, stage: &Stage) -> Vec<Choice> {
             continue;
         }
         let name = rules.unit_name(state, u);
-        for (a, b) in bridges::pontoon_sites(rules, state, u, pontoon_hexes) {
+        // HSN-A 2.2 Union Pontoon Bridge Prohibition.
+        let pontoons = crate::events::pontoons_allowed(state, *side);
+        for (a, b) in bridges::pontoon_sites(rules, state, u, pontoon_hexes).into_iter().filter(|_| pontoons) {
             out.push(Choice::new(
                 format!("pontoon:{}:{a}-{b}", rules.unit_id(state, u)),
                 format!("{name} tries to build a pontoon bridge {a}–{b} (GCACW 10.1)"),

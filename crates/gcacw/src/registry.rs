@@ -181,6 +181,9 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | LyonRaidExclusions { .. }
                 | ManpowerEnhancement { .. }
                 | UnionRailMovement { .. }
+                | ArmyInitiative { .. }
+                | WinterWeather(_)
+                | RandomEvents(_)
         );
         if !enforced {
             out.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));

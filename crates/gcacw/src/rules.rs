@@ -149,6 +149,15 @@ impl Gcacw {
                     }
                 }
             }
+            // HSN-A 2.2 Grant Relieves Thomas: the army leader's counter may flip to Logan; both ids
+            // name the same leader.
+            if let RuleKind::RandomEvents(t) = r {
+                if let (Some(c), Some(rep)) = (cat.index(&t.grant.leader), cat.index(&t.grant.replacement)) {
+                    if rules.leader_of[rep].is_none() {
+                        rules.leader_of[rep] = rules.leader_of[c];
+                    }
+                }
+            }
         }
         let mut state = State {
             turn: 1,
@@ -159,6 +168,7 @@ impl Gcacw {
             stage: Stage::Over,
             phase: crate::sequence::Phase::ALL[0],
             campaign: crate::campaign::Campaign::default(),
+            events: crate::events::Events::default(),
             activation: None,
             automatic: sc.initiative.automatic.clone(),
             gained: [false; 2],
@@ -179,6 +189,9 @@ impl Gcacw {
             log: Vec::new(),
         };
         state.note(format!("{} — {} ({} turns from {}).", sc.id, sc.name, sc.turns, sc.first_date), Some(&sc.source));
+        if let Some(level) = crate::events::army_initiative_start(&rules) {
+            state.campaign.army_initiative = level;
+        }
         crate::sequence::start_turn(&rules, &mut state);
         Ok((rules, state))
     }

@@ -580,6 +580,16 @@ pub enum RuleKind {
         /// Infantry Manpower that may move by rail per turn.
         manpower_per_turn: u8,
     },
+    /// The Army Initiative level at the start (HSN-A 3.0): who wins tied initiative rolls, kept in
+    /// `State::campaign` and changed by random events. Read by `sequence::initiative_winner`.
+    ArmyInitiative {
+        /// The level at the start.
+        start: crate::campaign::ArmyInitiative,
+    },
+    /// The Winter Weather Phase and its table (HSN-A 4.0), by the procedure of `winter`.
+    WinterWeather(crate::winter::WinterTable),
+    /// The Random Events Phase and its table (HSN-A 2.0, 2.2), by the procedure of `events`.
+    RandomEvents(crate::events::EventTable),
     /// Any other rule, described in words.
     Rule,
 }

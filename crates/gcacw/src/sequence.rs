@@ -57,6 +57,8 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
         Stage::Reinforcement { side } => crate::reinforcement::decision(rules, state, *side),
         Stage::Enhancement { cavalry, infantry } => crate::enhancement::decision(rules, state, *cavalry, *infantry),
         Stage::RailMarch { unit } => crate::rail::rail_march_decision(rules, state, *unit),
+        Stage::NightMarchChoice => crate::events::night_march_decision(),
+        Stage::WinterWeatherRoll | Stage::EventRoll { .. } => return Pending::Over,
         Stage::InitiativeRoll { .. }
         | Stage::MarchAllowance { .. }
         | Stage::ExtendedMarch { .. }
@@ -102,6 +104,8 @@ pub fn roll_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
         Stage::DestroyBridge { unit, stayed, site: Some(site) } => {
             Some(crate::bridges::destroy_request(rules, state, *unit, *site, *stayed))
         }
+        Stage::WinterWeatherRoll => crate::winter::roll_request(rules, state),
+        Stage::EventRoll { roll } => Some(crate::events::roll_request(state, *roll)),
         _ => None,
     }
 }
@@ -122,7 +126,14 @@ pub fn roll(rules: &Gcacw, state: &mut State, dice: &[u8]) -> Result<(), RuleErr
         }
         Stage::InitiativeRoll { union: Some(u) } => {
             let c = dice[0];
-            let winner = initiative_winner(rules, u, c);
+            if u == c && crate::winter::on(state) {
+                // HSN-A 4.0: in winter the first tied roll ends the Action Cycle.
+                log_roll(state, &req, dice, format!("tie {u}-{c} in winter: the Action Cycle ends"));
+                state.note("Winter weather: a tied initiative roll ends the Action Cycle.", Some("HSN-A 4.0"));
+                end_action_cycle(rules, state);
+                return Ok(());
+            }
+            let winner = initiative_winner(rules, state, u, c);
             let why = if u == c {
                 format!("tie {u}-{c} goes to the {winner} player")
             } else {
@@ -149,6 +160,8 @@ pub fn roll(rules: &Gcacw, state: &mut State, dice: &[u8]) -> Result<(), RuleErr
             crate::bridges::apply_destroy(state, unit, site, &req, dice);
             march::end_march(rules, state);
         }
+        Stage::WinterWeatherRoll => crate::winter::apply_roll(rules, state, &req, dice),
+        Stage::EventRoll { roll } => crate::events::apply_roll(rules, state, roll, &req, dice),
         _ => return Err(RuleError::Unexpected("no die roll is pending".into())),
     }
     Ok(())
@@ -221,17 +234,23 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
             }
             Ok(())
         }
+        Stage::NightMarchChoice => crate::events::choose_night_march(rules, state, option).ok_or_else(bad),
         _ => Err(bad()),
     }
 }
 
-/// Who wins a tied initiative roll (scenario rule; GCACW 4.2 default: Confederate).
-fn initiative_winner(rules: &Gcacw, union: u8, confederate: u8) -> Side {
+/// Who wins an initiative roll: the higher die; a tie by the Army Initiative level where the
+/// scenario has one (HSN-A 3.0), else by the scenario's tie rule (GCACW 4.2 default: Confederate).
+#[must_use]
+pub fn initiative_winner(rules: &Gcacw, state: &State, union: u8, confederate: u8) -> Side {
     if union > confederate {
         return Side::Union;
     }
     if confederate > union {
         return Side::Confederate;
+    }
+    if crate::events::army_initiative_start(rules).is_some() {
+        return crate::events::tie_winner(state.campaign.army_initiative, union);
     }
     match rules.scenario().initiative.ties {
         Ties::Confederate => Side::Confederate,
@@ -241,20 +260,26 @@ fn initiative_winner(rules: &Gcacw, union: u8, confederate: u8) -> Side {
     }
 }
 
-/// Late Rain (HSN Sc 2): from its first turn, double 1s start rain for the rest of the turn, once
-/// both players have gained the initiative this turn.
+/// Whether Late Rain is armed this turn: the scenario rule from its first turn (HSN Sc 2), or a
+/// Late Rain random event (HSN-A 2.2).
+fn late_rain_armed(rules: &Gcacw, state: &State) -> Option<&'static str> {
+    if state.events.late_rain {
+        return Some("HSN-A 2.2 Late Rain; GCACW 12.0");
+    }
+    rules
+        .scenario()
+        .rules()
+        .any(|r| matches!(r, RuleKind::LateRain { from_turn } if state.turn >= *from_turn))
+        .then_some("HSN Sc 2 Late Rain; GCACW 12.0")
+}
+
+/// Late Rain (HSN Sc 2; HSN-A 2.2): double 1s start rain for the rest of the turn, once both
+/// players have gained the initiative this turn.
 fn late_rain(rules: &Gcacw, state: &mut State, union: u8, confederate: u8) {
-    let from = rules.scenario().rules().find_map(|r| match r {
-        RuleKind::LateRain { from_turn } => Some(*from_turn),
-        _ => None,
-    });
-    if let Some(from) = from {
-        if union == 1 && confederate == 1 && state.turn >= from && state.gained == [true, true] && !state.rain {
+    if let Some(source) = late_rain_armed(rules, state) {
+        if union == 1 && confederate == 1 && state.gained == [true, true] && !state.rain {
             state.rain = true;
-            state.note(
-                "Double 1s: Late Rain — rain rules apply for the rest of the turn.",
-                Some("HSN Sc 2 Late Rain; GCACW 12.0"),
-            );
+            state.note("Double 1s: Late Rain — rain rules apply for the rest of the turn.", Some(source));
         }
     }
 }
@@ -304,8 +329,7 @@ pub fn next_action_phase(rules: &Gcacw, state: &mut State) {
         gain_initiative(rules, state, side);
         return;
     }
-    let rolls_anyway =
-        rules.scenario().rules().any(|r| matches!(r, RuleKind::LateRain { from_turn } if state.turn >= *from_turn));
+    let rolls_anyway = late_rain_armed(rules, state).is_some();
     match eligible {
         [false, false] => end_action_cycle(rules, state),
         [true, false] | [false, true] if !rolls_anyway => {
@@ -390,12 +414,12 @@ pub fn enter(rules: &Gcacw, state: &mut State, phase: Phase) {
         Phase::Recovery => crate::recovery::begin(rules, state),
         Phase::VictoryPoints if crate::vp_phase::in_play(rules) => crate::vp_phase::begin(rules, state),
         Phase::TurnIndication => next_turn(rules, state),
+        Phase::WinterWeather => crate::winter::begin(rules, state),
+        Phase::RandomEvents => crate::events::begin(rules, state),
         Phase::ManpowerEnhancement => crate::enhancement::begin(rules, state),
         Phase::Reinforcement => crate::reinforcement::begin(rules, state),
         // Phases of the Advanced Game that this scenario does not use.
-        Phase::WinterWeather | Phase::RandomEvents | Phase::Attachment | Phase::UnionCavalry | Phase::VictoryPoints => {
-            phase_done(rules, state, phase)
-        }
+        Phase::Attachment | Phase::UnionCavalry | Phase::VictoryPoints => phase_done(rules, state, phase),
     }
 }
 
@@ -431,6 +455,7 @@ pub fn start_turn(rules: &Gcacw, state: &mut State) {
     state.hood_corps = None;
     state.bridges.destroy_tried.clear();
     state.gained = [false; 2];
+    state.events.new_turn();
     if state.turn > 1 {
         state.automatic.clear();
     }

@@ -368,6 +368,15 @@ pub enum Stage {
         /// The unit.
         unit: usize,
     },
+    /// The Winter Weather Table roll (HSN-A 4.0).
+    WinterWeatherRoll,
+    /// A roll of the Random Events Phase (HSN-A 2.0, 2.2).
+    EventRoll {
+        /// Which roll.
+        roll: crate::events::EventRoll,
+    },
+    /// The Union player chooses between a Night March and one normal action (HSN-A 2.2).
+    NightMarchChoice,
     /// The game is over.
     Over,
 }
@@ -391,6 +400,8 @@ pub struct State {
     pub stage: Stage,
     /// What an Advanced Game remembers across procedures (HSN-A).
     pub campaign: crate::campaign::Campaign,
+    /// This turn's random event and its effects (HSN-A 2.2).
+    pub events: crate::events::Events,
     /// Activate Leader action in progress.
     pub activation: Option<Activation>,
     /// Automatic initiative wins still due on this turn.

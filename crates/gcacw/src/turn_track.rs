@@ -64,8 +64,11 @@ pub fn track(rules: &Gcacw, state: &State) -> Vec<TurnBox> {
                     markers.push("Last Turn of Winter".into());
                 }
             }
-            if turn == state.turn && state.rain {
-                markers.push("Rain".into());
+            if turn == state.turn {
+                markers.extend(effects(state));
+                if state.rain && !markers.iter().any(|m| m.contains("Rain")) {
+                    markers.push("Rain".into());
+                }
             }
             TurnBox {
                 turn,
@@ -76,6 +79,34 @@ pub fn track(rules: &Gcacw, state: &State) -> Vec<TurnBox> {
             }
         })
         .collect()
+}
+
+/// This turn's random-event effects in force, in words.
+pub fn effects(state: &State) -> Vec<String> {
+    let ev = &state.events;
+    let mut out = Vec::new();
+    if let Some(side) = ev.paralysis {
+        out.push(format!("Command Paralysis: {side}"));
+    }
+    if let Some(side) = ev.enhanced {
+        out.push(format!("Enhanced Movement: {side}"));
+    }
+    if ev.rain {
+        out.push("Rain".to_string());
+    }
+    if ev.late_rain {
+        out.push(if state.rain { "Late Rain: raining".to_string() } else { "Late Rain: on double 1s".to_string() });
+    }
+    if ev.night_march {
+        out.push("Union Night March".to_string());
+    }
+    if ev.no_pontoon {
+        out.push("No Union pontoons".to_string());
+    }
+    if ev.no_grand_assaults_through.is_some_and(|t| state.turn <= t) {
+        out.push(format!("No Union grand assaults through Turn {}", ev.no_grand_assaults_through.unwrap_or(0)));
+    }
+    out
 }
 
 #[cfg(test)]

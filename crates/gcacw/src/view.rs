@@ -44,6 +44,23 @@ pub fn view(rules: &Gcacw, state: &State) -> serde_json::Value {
             .map(|(h, name)| json!({"hex": h, "name": name})).collect::<Vec<_>>(),
         "score": crate::victory::score(rules, state),
         "turn_track": crate::turn_track::track(rules, state),
+        "campaign": campaign(rules, state),
+    })
+}
+
+/// The Advanced Game's markers for the turn track (HSN-A 2.2, 3.0, 4.0): Army Initiative, the
+/// Winter Weather Start and Last Turn of Winter markers, and this turn's random event with the
+/// effects in force. `null` parts where the scenario does not use them.
+#[must_use]
+pub fn campaign(rules: &Gcacw, state: &State) -> serde_json::Value {
+    let ev = &state.events;
+    json!({
+        "army_initiative": crate::events::army_initiative_start(rules).map(|_| state.campaign.army_initiative),
+        "winter": state.campaign.winter.map(|w| json!({"start": w.start, "last": w.last})),
+        "winter_on": crate::winter::on(state),
+        "event": ev.event.map(|e| json!({"id": e, "name": e.name()})),
+        "effects": crate::turn_track::effects(state),
+        "no_grand_assaults_through": ev.no_grand_assaults_through,
     })
 }
 
@@ -54,6 +71,18 @@ pub fn summary(rules: &Gcacw, state: &State) -> String {
     let mut out = String::new();
     let weather = if state.rain { "rain" } else { "clear" };
     let _ = writeln!(out, "{} {} — turn {} of {} ({weather})", sc.id, sc.name, state.turn, sc.turns);
+    if crate::events::army_initiative_start(rules).is_some() {
+        let _ = writeln!(out, "Army Initiative: {}", crate::events::level_name(state.campaign.army_initiative));
+    }
+    if let Some(w) = state.campaign.winter {
+        let now = if crate::winter::on(state) { "in effect" } else { "not in effect" };
+        let _ = writeln!(out, "Winter: started Turn {}, Last Turn of Winter {} ({now})", w.start, w.last);
+    }
+    if let Some(e) = state.events.event {
+        let fx = crate::turn_track::effects(state);
+        let fx = if fx.is_empty() { String::new() } else { format!(" — {}", fx.join("; ")) };
+        let _ = writeln!(out, "Random event this turn: {}{fx}", e.name());
+    }
     for side in Side::BOTH {
         let _ = writeln!(out, "{side}:");
         for u in 0..state.units.len() {
