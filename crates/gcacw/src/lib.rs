@@ -31,6 +31,7 @@ pub mod scenario;
 pub mod sequence;
 pub mod side;
 pub mod state;
+pub mod substitute;
 pub mod transfer;
 pub mod victory;
 pub mod view;

@@ -452,6 +452,10 @@ pub enum RuleKind {
     BlockhouseAttacks,
     /// The Blockhouse Table (HSN Sc 5): its rows and modifiers. Read by `blockhouse::table`.
     BlockhouseTable(BlockhouseTable),
+    /// Substitute units, detachment and the Attachment Phase (HSN-A 7.0–7.3): the substitute
+    /// counters of each side and type, their Manpower limits, the attachment caps by unit size and
+    /// the commands Union infantry may only attach within. Read by `substitute`.
+    Substitutes(crate::substitute::SubstituteRule),
     /// Any other rule, described in words.
     Rule,
 }

@@ -53,6 +53,7 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
             None => return Pending::Over,
         },
         Stage::DestroyBridge { unit, .. } => crate::bridges::destroy_decision(rules, state, *unit),
+        Stage::Attachment { side } => crate::substitute::decision(rules, state, *side),
         Stage::InitiativeRoll { .. }
         | Stage::MarchAllowance { .. }
         | Stage::ExtendedMarch { .. }
@@ -189,6 +190,7 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
         Stage::ActivateTransfer => activation::choose_transfer(rules, state, option).ok_or_else(bad),
         Stage::ActivateNext => activation::choose_next(rules, state, option).ok_or_else(bad),
         Stage::Recovery { .. } => crate::recovery::choose(rules, state, option).ok_or_else(bad),
+        Stage::Attachment { side } => crate::substitute::choose(rules, state, side, option).ok_or_else(bad),
         Stage::Battle { battle } => crate::battle::choose(rules, state, *battle, option).ok_or_else(bad),
         Stage::CavalryRetreat { c } => crate::cavalry::choose(rules, state, *c, option).ok_or_else(bad),
         Stage::AssaultSelect { .. }
@@ -372,13 +374,13 @@ pub fn enter(rules: &Gcacw, state: &mut State, phase: Phase) {
         Phase::LeaderTransfer => leader_transfer_phase(rules, state),
         Phase::ActionCycle => begin_action_cycle(rules, state),
         Phase::Recovery => crate::recovery::begin(rules, state),
+        Phase::Attachment => crate::substitute::begin_phase(rules, state),
         Phase::TurnIndication => next_turn(rules, state),
         // Phases of the Advanced Game that this scenario does not use.
         Phase::WinterWeather
         | Phase::RandomEvents
         | Phase::ManpowerEnhancement
         | Phase::Reinforcement
-        | Phase::Attachment
         | Phase::UnionCavalry
         | Phase::VictoryPoints => phase_done(rules, state, phase),
     }

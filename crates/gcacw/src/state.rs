@@ -328,6 +328,11 @@ pub enum Stage {
         /// The combat.
         battle: Box<crate::battle::Battle>,
     },
+    /// Attachment Phase: a side may attach substitutes and small units (HSN-A 7.2).
+    Attachment {
+        /// Side attaching.
+        side: Side,
+    },
     /// The game is over.
     Over,
 }
