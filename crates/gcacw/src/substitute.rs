@@ -203,7 +203,7 @@ pub fn begin_march(rules: &Gcacw, state: &mut State, u: usize) {
         state.units[u].hex.map(|hex| Origin { unit: u, hex, fatigue: state.units[u].fatigue });
 }
 
-fn pool<'r>(r: &'r SubstituteRule, side: Side, ty: CounterType) -> Option<&'r Pool> {
+fn pool(r: &SubstituteRule, side: Side, ty: CounterType) -> Option<&Pool> {
     r.pools.iter().find(|p| p.side == side && p.ty == ty)
 }
 
