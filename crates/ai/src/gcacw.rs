@@ -288,10 +288,7 @@ impl GcacwHeuristics {
                     .filter(|&(u, h)| {
                         rules.unit_side(state, u) == side
                             && h.distance(at) <= 3
-                            && rules.catalog().commands_unit(
-                                usize::from(state.leaders[l].counter),
-                                usize::from(state.units[u].counter),
-                            )
+                            && rules.commands(state, usize::from(state.leaders[l].counter), u)
                             && Self::extended_cost(rules, state, u) == 0.0
                             && self.gap_now(rules, state, u) > 0.0
                     })

@@ -29,7 +29,7 @@ fn of_command(rules: &Gcacw, state: &State, l: usize, u: usize) -> bool {
     if let Some(leaders) = exclusive {
         return leaders.contains(leader_id);
     }
-    if rules.catalog().commands_unit(lc, uc) {
+    if rules.commands(state, lc, u) {
         return true;
     }
     let unit = rules.catalog().get(uc);
@@ -231,9 +231,7 @@ fn transfer_targets(rules: &Gcacw, state: &State) -> Vec<usize> {
     act.remaining
         .iter()
         .map(|&(u, _)| u)
-        .filter(|&u| {
-            Some(u) != state.leaders[act.leader].with && rules.may_attach_counter(lc, state.units[u].counter as usize)
-        })
+        .filter(|&u| Some(u) != state.leaders[act.leader].with && rules.may_attach(state, lc, u))
         .collect()
 }
 
@@ -249,7 +247,7 @@ fn companions(rules: &Gcacw, state: &State, u: usize) -> Vec<usize> {
     (0..state.leaders.len())
         .filter(|&a| a != act.leader && here.is_some() && rules.leader_hex(state, a) == here)
         .filter(|&a| matches!(rules.leader_counter(state, a).ty, CounterType::Army | CounterType::District))
-        .filter(|&a| rules.may_attach_counter(state.leaders[a].counter as usize, state.units[u].counter as usize))
+        .filter(|&a| rules.may_attach(state, state.leaders[a].counter as usize, u))
         .collect()
 }
 

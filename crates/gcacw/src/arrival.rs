@@ -176,7 +176,7 @@ pub fn place(rules: &Gcacw, state: &mut State, option: &str) -> Option<()> {
         let carrier = divisions
             .iter()
             .copied()
-            .find(|&u| rules.may_attach_counter(lc, state.units[u].counter as usize))
+            .find(|&u| rules.may_attach(state, lc, u))
             .or_else(|| divisions.iter().copied().find(|&u| rules.unit_type(state, u) == CounterType::Infantry));
         state.leaders[l].with = carrier;
     }

@@ -34,7 +34,7 @@ fn may_join(rules: &Gcacw, state: &State, l: usize, u: usize, selected: &[usize]
         return false;
     }
     let infantry_only = leader.ty == CounterType::District;
-    if rules.catalog().commands_unit(lc, unit.counter as usize) {
+    if rules.commands(state, lc, u) {
         return !infantry_only || ty == CounterType::Infantry;
     }
     let id = rules.unit_id(state, u);
@@ -355,9 +355,7 @@ fn joiners(rules: &Gcacw, state: &State, by: usize, attackers: &[usize], target:
                 && state.units[u].demoralized == 0
                 && rules.unit_type(state, u) != CounterType::Wagon
                 && actions::may_act(rules, state, u)
-                && (!district
-                    || (rules.unit_type(state, u) == CounterType::Infantry
-                        && rules.catalog().commands_unit(bc, state.units[u].counter as usize)))
+                && (!district || (rules.unit_type(state, u) == CounterType::Infantry && rules.commands(state, bc, u)))
                 && combat::legal_targets(rules, state, u, h, true, &combat::Forts::default()).contains(&target)
         })
         .map(|(u, _)| u)

@@ -690,7 +690,7 @@ fn reattachments(rules: &Gcacw, state: &State, b: &Battle, reattached: &[usize])
                 && state.leaders[l].with.is_some_and(|w| w != u)
                 && rules.leader_hex(state, l) == Some(hex)
                 && rules.leader_counter(state, l).side == b.attacker
-                && rules.may_attach_counter(state.leaders[l].counter as usize, state.units[u].counter as usize)
+                && rules.may_attach(state, state.leaders[l].counter as usize, u)
                 && rules.pinned(state, l).is_none();
             if ok {
                 out.push((l, u));

@@ -48,6 +48,9 @@ pub struct Campaign {
     pub reinforced_on: BTreeMap<usize, u16>,
     /// Units that have left the map by an exit hex (HSN-A 14.0): out of the game, not lost.
     pub exited: BTreeSet<usize>,
+    /// Substitutes on the map, Artillery markers and units attached to others (HSN-A 7.0–7.3),
+    /// kept by [`crate::substitute`].
+    pub substitutes: crate::substitute::Substitutes,
 }
 
 impl Campaign {

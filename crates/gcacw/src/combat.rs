@@ -90,8 +90,7 @@ impl Attack {
         let hex = state.units[u].hex.unwrap_or(target);
         let leaders = (0..state.leaders.len())
             .filter(|&l| {
-                rules.leader_hex(state, l) == Some(hex)
-                    && rules.catalog().commands_unit(state.leaders[l].counter as usize, state.units[u].counter as usize)
+                rules.leader_hex(state, l) == Some(hex) && rules.commands(state, state.leaders[l].counter as usize, u)
             })
             .collect();
         Attack {
@@ -420,14 +419,14 @@ fn tactical(rules: &Gcacw, state: &State, attack: &Attack, side: Side, notes: &m
     match attack.kind {
         AttackKind::March(_) => {
             for &u in &attack.attackers {
-                consider(rules.unit_counter(state, u).tactical, &rules.unit_name(state, u));
+                consider(crate::substitute::tactical(rules, state, u), &rules.unit_name(state, u));
             }
             for &l in &attack.leaders {
                 let lc = state.leaders[l].counter as usize;
                 let counts = attack.attackers.iter().any(|&u| {
                     state.units[u].hex.is_some()
                         && rules.leader_hex(state, l) == state.units[u].hex
-                        && cat.commands_unit(lc, state.units[u].counter as usize)
+                        && rules.commands(state, lc, u)
                 });
                 let c = cat.get(lc);
                 if counts {
@@ -465,8 +464,7 @@ fn tactical(rules: &Gcacw, state: &State, attack: &Attack, side: Side, notes: &m
     };
     for (u, h) in rules.on_map(state) {
         if h == dh && rules.unit_side(state, u) == side.enemy() {
-            let c = rules.unit_counter(state, u);
-            dconsider(c.tactical_defense.or(c.tactical), &c.name);
+            dconsider(crate::substitute::tactical_defense(rules, state, u), &rules.unit_name(state, u));
         }
     }
     for l in 0..state.leaders.len() {

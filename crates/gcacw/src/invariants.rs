@@ -65,7 +65,7 @@ pub fn check(rules: &Gcacw, state: &State) -> Result<(), String> {
         if unit.hex.is_none() {
             return Err(format!("{} is with {}, which is not on the map", lc.name, rules.unit_name(state, u)));
         }
-        if !rules.catalog().commands_unit(leader.counter as usize, unit.counter as usize)
+        if !rules.commands(state, leader.counter as usize, u)
             && !crate::activation::extra_activator(rules, leader.counter as usize, unit.counter as usize)
         {
             return Err(format!("{} is with {}, not a unit of his command", lc.name, rules.unit_name(state, u)));

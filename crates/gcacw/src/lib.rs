@@ -35,6 +35,7 @@ pub mod scenario;
 pub mod sequence;
 pub mod side;
 pub mod state;
+pub mod substitute;
 pub mod transfer;
 pub mod turn_track;
 pub mod victory;

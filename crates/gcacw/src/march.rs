@@ -122,6 +122,7 @@ fn new_march(rules: &Gcacw, state: &State, u: usize, ma: u8) -> March {
 
 /// Steps 2–3 of a unit's march: the fatigue gain, an extended march roll if due, then force march.
 pub fn begin_unit_march(rules: &Gcacw, state: &mut State, u: usize, ma: u8) {
+    crate::substitute::begin_march(rules, state, u);
     if state.units[u].fatigue == 4 {
         // Optional Fatigue-Level-4 march: disorganized, stays at 4, no extended march roll and
         // no force march (GCACW 5.1).
@@ -326,7 +327,7 @@ pub fn riders(rules: &Gcacw, state: &State, u: usize) -> Vec<usize> {
     (0..state.leaders.len())
         .filter(|&l| state.leaders[l].with != Some(u) && rules.leader_hex(state, l) == Some(hex))
         .filter(|&l| matches!(rules.leader_counter(state, l).ty, CounterType::Army | CounterType::District))
-        .filter(|&l| rules.may_attach_counter(state.leaders[l].counter as usize, state.units[u].counter as usize))
+        .filter(|&l| rules.may_attach(state, state.leaders[l].counter as usize, u))
         .collect()
 }
 
@@ -450,6 +451,8 @@ pub fn moving_decision(rules: &Gcacw, state: &State, march: &March) -> Decision 
         }
     }
     options.extend(crate::exits::march_option(rules, state, march));
+    // HSN-A 7.1: a substitute may be left in any hex of the march, the start hex included.
+    options.extend(crate::substitute::detach_options(rules, state, march));
     options.push(Choice::new("end", format!("End {name}'s march")));
     let at = state.units[u].hex.map(|h| map.label(h)).unwrap_or_default();
     Decision {
@@ -481,6 +484,9 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
     }
     if option.starts_with("blockhouse:") {
         return crate::blockhouse::declare(rules, state, march, option);
+    }
+    if let Some(arg) = option.strip_prefix("detach:") {
+        return crate::substitute::detach(rules, state, march, arg);
     }
     if option == "refuse-flanks" {
         let at = state.units[march.unit].hex?;
@@ -572,7 +578,11 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
         return Some(());
     }
     let can_attack = march.stopped && !s.zoc_to_zoc && !crate::battle::attack_options(rules, state, &march).is_empty();
-    let over = ((s.ends || march.left == Half::whole(0)) && !can_attack) || state.units[u].hex.is_none();
+    // HSN-A 7.1: a unit whose march would end here (entering an enemy ZOC, or out of MP) may still
+    // leave a substitute in this hex first.
+    let over =
+        ((s.ends || march.left == Half::whole(0)) && !can_attack && !crate::substitute::may_detach(rules, state, u))
+            || state.units[u].hex.is_none();
     if over {
         conclude(rules, state, u, true);
     } else {
@@ -594,7 +604,7 @@ pub fn resume_moving(rules: &Gcacw, state: &mut State, m: March) {
     let u = m.unit;
     let can_attack = !crate::battle::attack_options(rules, state, &m).is_empty();
     let stuck = m.moved && (m.stopped || m.left == Half::whole(0));
-    if state.units[u].hex.is_none() || (stuck && !can_attack) {
+    if state.units[u].hex.is_none() || (stuck && !can_attack && !crate::substitute::may_detach(rules, state, u)) {
         conclude(rules, state, u, m.moved);
     } else {
         state.stage = Stage::Moving { march: m };

@@ -184,6 +184,7 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | ArmyInitiative { .. }
                 | WinterWeather(_)
                 | RandomEvents(_)
+                | Substitutes(_)
         );
         if !enforced {
             out.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));
@@ -205,7 +206,12 @@ pub fn reconstructed(scenario: &str) -> Result<Vec<String>, String> {
         out.push(format!("Map {}: {}", data.map.id, data.map.source));
     }
     let sc = &data.scenarios[si];
-    let counters = sc.setup.iter().map(|r| &r.counter).chain(sc.arrival.iter().map(|r| &r.counter));
+    // HSN-A 7.0: the substitute counters of the scenario's pools are in play too.
+    let pools = sc.rules().flat_map(|r| match r {
+        crate::scenario::RuleKind::Substitutes(s) => s.pools.iter().flat_map(|p| p.counters.iter()).collect(),
+        _ => Vec::new(),
+    });
+    let counters = sc.setup.iter().map(|r| &r.counter).chain(sc.arrival.iter().map(|r| &r.counter)).chain(pools);
     let mut seen = std::collections::BTreeSet::new();
     for id in counters {
         let Some(c) = data.catalog.index(id).map(|i| data.catalog.get(i)) else { continue };

@@ -109,6 +109,28 @@ impl Gcacw {
                 }
             }
         }
+        // HSN-A 7.0: the substitute counters wait off the map, with no Manpower, until detached.
+        for r in sc.rules() {
+            if let RuleKind::Substitutes(s) = r {
+                for id in s.pools.iter().flat_map(|p| &p.counters) {
+                    let ci = cat.index(id).ok_or_else(|| format!("unknown substitute counter {id}"))?;
+                    if cat.get(ci).kind == Kind::Unit && unit_of[ci].is_none() {
+                        unit_of[ci] = Some(units.len());
+                        units.push(Unit {
+                            counter: ci as u16,
+                            hex: None,
+                            manpower: 0,
+                            organized: true,
+                            exhausted: false,
+                            fatigue: 0,
+                            demoralized: 0,
+                            entrenchment: None,
+                            eliminated: false,
+                        });
+                    }
+                }
+            }
+        }
         let start_manpower = units.iter().map(|u| u32::from(u.manpower)).sum();
         let mut rules =
             Gcacw { data: data.clone(), scenario: si, settings, unit_of, leader_of: Vec::new(), start_manpower };
@@ -367,6 +389,30 @@ impl Gcacw {
         match l.ty {
             CounterType::Army | CounterType::District => u.ty == CounterType::Infantry,
             _ => u.ty != CounterType::Wagon,
+        }
+    }
+
+    /// Whether the leader counter `leader` commands unit `u` in play (GCACW 2.1): as
+    /// [`Catalog::commands_unit`], with a substitute in its parent's command (HSN-A 7.1).
+    #[must_use]
+    pub fn commands(&self, state: &State, leader: usize, u: usize) -> bool {
+        let cat = self.catalog();
+        let (l, c) = (cat.get(leader), self.unit_counter(state, u));
+        l.side == c.side
+            && (l.ty == CounterType::Army || cat.within(l.side, crate::substitute::command(self, state, u), &l.command))
+    }
+
+    /// Whether the leader counter `leader` may be attached to unit `u` in play: as
+    /// [`Gcacw::may_attach_counter`], with a substitute in its parent's command (HSN-A 7.1).
+    #[must_use]
+    pub fn may_attach(&self, state: &State, leader: usize, u: usize) -> bool {
+        let (l, c) = (self.catalog().get(leader), self.unit_counter(state, u));
+        if !self.commands(state, leader, u) {
+            return false;
+        }
+        match l.ty {
+            CounterType::Army | CounterType::District => c.ty == CounterType::Infantry,
+            _ => c.ty != CounterType::Wagon,
         }
     }
 
@@ -648,7 +694,7 @@ impl Gcacw {
             }
             let best = self
                 .on_map(state)
-                .filter(|&(v, _)| self.may_attach_counter(lc, state.units[v].counter as usize))
+                .filter(|&(v, _)| self.may_attach(state, lc, v))
                 .min_by_key(|&(_, h)| from.map_or(0, |f| f.distance(h)))
                 .map(|(v, _)| v);
             state.leaders[l].with = best;

@@ -590,6 +590,10 @@ pub enum RuleKind {
     WinterWeather(crate::winter::WinterTable),
     /// The Random Events Phase and its table (HSN-A 2.0, 2.2), by the procedure of `events`.
     RandomEvents(crate::events::EventTable),
+    /// Substitute units, detachment and the Attachment Phase (HSN-A 7.0–7.3): the substitute
+    /// counters of each side and type, their Manpower limits, the attachment caps by unit size and
+    /// the commands Union infantry may only attach within. Read by `substitute`.
+    Substitutes(crate::substitute::SubstituteRule),
     /// Any other rule, described in words.
     Rule,
 }

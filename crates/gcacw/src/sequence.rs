@@ -59,6 +59,7 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
         Stage::RailMarch { unit } => crate::rail::rail_march_decision(rules, state, *unit),
         Stage::NightMarchChoice => crate::events::night_march_decision(),
         Stage::WinterWeatherRoll | Stage::EventRoll { .. } => return Pending::Over,
+        Stage::Attachment { side } => crate::substitute::decision(rules, state, *side),
         Stage::InitiativeRoll { .. }
         | Stage::MarchAllowance { .. }
         | Stage::ExtendedMarch { .. }
@@ -217,6 +218,7 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
         Stage::ActivateTransfer => activation::choose_transfer(rules, state, option).ok_or_else(bad),
         Stage::ActivateNext => activation::choose_next(rules, state, option).ok_or_else(bad),
         Stage::Recovery { .. } => crate::recovery::choose(rules, state, option).ok_or_else(bad),
+        Stage::Attachment { side } => crate::substitute::choose(rules, state, side, option).ok_or_else(bad),
         Stage::Battle { battle } => crate::battle::choose(rules, state, *battle, option).ok_or_else(bad),
         Stage::CavalryRetreat { c } => crate::cavalry::choose(rules, state, *c, option).ok_or_else(bad),
         Stage::AssaultSelect { .. }
@@ -413,13 +415,14 @@ pub fn enter(rules: &Gcacw, state: &mut State, phase: Phase) {
         Phase::ActionCycle => begin_action_cycle(rules, state),
         Phase::Recovery => crate::recovery::begin(rules, state),
         Phase::VictoryPoints if crate::vp_phase::in_play(rules) => crate::vp_phase::begin(rules, state),
+        Phase::Attachment => crate::substitute::begin_phase(rules, state),
         Phase::TurnIndication => next_turn(rules, state),
         Phase::WinterWeather => crate::winter::begin(rules, state),
         Phase::RandomEvents => crate::events::begin(rules, state),
         Phase::ManpowerEnhancement => crate::enhancement::begin(rules, state),
         Phase::Reinforcement => crate::reinforcement::begin(rules, state),
         // Phases of the Advanced Game that this scenario does not use.
-        Phase::Attachment | Phase::UnionCavalry | Phase::VictoryPoints => phase_done(rules, state, phase),
+        Phase::UnionCavalry | Phase::VictoryPoints => phase_done(rules, state, phase),
     }
 }
 

@@ -377,6 +377,11 @@ pub enum Stage {
     },
     /// The Union player chooses between a Night March and one normal action (HSN-A 2.2).
     NightMarchChoice,
+    /// Attachment Phase: a side may attach substitutes and small units (HSN-A 7.2).
+    Attachment {
+        /// Side attaching.
+        side: Side,
+    },
     /// The game is over.
     Over,
 }

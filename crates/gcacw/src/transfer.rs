@@ -34,9 +34,7 @@ pub fn targets(rules: &Gcacw, state: &State, board: &Board, l: usize, max_hexes:
     rules
         .on_map(state)
         .filter(|&(u, h)| {
-            Some(u) != state.leaders[l].with
-                && map.index(h).is_some_and(|i| reach[i])
-                && rules.may_attach_counter(lc, state.units[u].counter as usize)
+            Some(u) != state.leaders[l].with && map.index(h).is_some_and(|i| reach[i]) && rules.may_attach(state, lc, u)
         })
         .map(|(u, _)| u)
         .collect()

@@ -377,7 +377,10 @@ pub fn destroyed(rules: &Gcacw, state: &State, u: usize) -> bool {
     }
     // A unit not yet arrived keeps its arrival Manpower, so no Manpower off the map means it
     // has been on the map and left it.
-    unit.hex.is_none() && unit.manpower == 0 && !consolidated_part(rules, state, u)
+    unit.hex.is_none()
+        && unit.manpower == 0
+        && !consolidated_part(rules, state, u)
+        && !crate::substitute::withdrawn(rules, state, u)
 }
 
 fn consolidated_part(rules: &Gcacw, state: &State, u: usize) -> bool {

@@ -21,7 +21,9 @@ pub fn view(rules: &Gcacw, state: &State) -> serde_json::Value {
                 "organized": s.organized, "exhausted": s.exhausted, "fatigue": s.fatigue,
                 "demoralized": s.demoralized, "entrenchment": s.entrenchment, "eliminated": s.eliminated,
                 "exited": state.campaign.exited.contains(&u),
-                "tactical": c.tactical, "artillery": c.artillery,
+                "tactical": crate::substitute::tactical(rules, state, u),
+                "artillery": crate::substitute::artillery(rules, state, u),
+                "command": crate::substitute::command(rules, state, u),
             })
         })
         .collect();
@@ -103,6 +105,9 @@ pub fn summary(rules: &Gcacw, state: &State) -> String {
             }
             if let Some(e) = s.entrenchment {
                 flags.push(e.name().to_string());
+            }
+            if let Some(d) = state.campaign.substitutes.detached.get(&u) {
+                flags.push(format!("detached from {}, command {}", d.parent, d.command));
             }
             let leaders: Vec<String> = (0..state.leaders.len())
                 .filter(|&l| state.leaders[l].with == Some(u))

@@ -93,7 +93,8 @@ pub fn artillery_value(rules: &Gcacw, state: &State, u: usize) -> u16 {
     } else if let Some((v, _)) = artillery_override(rules, state, u) {
         u16::from(v)
     } else {
-        u16::from(rules.unit_counter(state, u).artillery.unwrap_or(0))
+        // HSN-A 7.3: an Artillery marker from a detachment or attachment, else the printed value.
+        u16::from(crate::substitute::artillery(rules, state, u))
     }
 }
 
