@@ -48,6 +48,9 @@ pub struct Campaign {
     pub reinforced_on: BTreeMap<usize, u16>,
     /// Units that have left the map by an exit hex (HSN-A 14.0): out of the game, not lost.
     pub exited: BTreeSet<usize>,
+    /// Union cavalry units temporarily off the map for remounts (HSN-A 5.1 C–E): no hex, not
+    /// eliminated, still in play (they recover, and leaders may ride with them).
+    pub off_map: BTreeSet<usize>,
 }
 
 impl Campaign {

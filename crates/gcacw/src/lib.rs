@@ -21,6 +21,7 @@ pub mod consolidation;
 pub mod data;
 pub mod invariants;
 pub mod march;
+pub mod mounts;
 pub mod movement;
 pub mod rail;
 pub mod recovery;

@@ -190,6 +190,7 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | Barred { .. }
                 | BlockhouseAttacks
                 | BlockhouseTable(_)
+                | UnionCavalryMounts(_)
         );
         if !enforced {
             out.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));

@@ -452,6 +452,9 @@ pub enum RuleKind {
     BlockhouseAttacks,
     /// The Blockhouse Table (HSN Sc 5): its rows and modifiers. Read by `blockhouse::table`.
     BlockhouseTable(BlockhouseTable),
+    /// The Union Cavalry Mounts procedure (HSN-A 5.0–5.4, Sc 9 reinforcements note): its turns,
+    /// hexes, tables and the A/B counters. Read by [`crate::mounts`].
+    UnionCavalryMounts(crate::mounts::MountRules),
     /// Any other rule, described in words.
     Rule,
 }
