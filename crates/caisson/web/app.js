@@ -629,6 +629,8 @@ function unitStatus(u) {
   if (u.exhausted) s.push('exhausted');
   if (u.demoralized) s.push(`demoralized${u.demoralized > 1 ? ` ${u.demoralized}` : ''}`);
   if (u.entrenchment) s.push(words(u.entrenchment));
+  if (u.mount) s.push(u.mount);
+  if (u.off_map) s.push('off map (remounts)');
   return s;
 }
 
@@ -659,6 +661,7 @@ function unitCounter(u, leaders, x, y) {
   if (u.exhausted) right('EX', 'exhausted', 'exhausted');
   if (u.demoralized) right(u.demoralized > 1 ? `DM${u.demoralized}` : 'DM', 'demoralized', 'demoralized');
   if (u.entrenchment) right(entrenchAbbrev(u.entrenchment), 'entrenched', 'entrenchment');
+  if (u.mount) right(u.mount === 'Unmounted' ? 'UNM' : 'HWO', 'mount', 'mount');
   if (leaders.length) {
     const star = sv('g', { class: 'badge leader-star', 'data-badge': 'leaders', 'data-leaders': leaders.map((l) => l.id).join(' ') });
     leaders.forEach((l, i) => {
@@ -951,7 +954,7 @@ function renderRosters(d) {
         onclick: () => { if (u.hex) { centreOn([u.hex], st.vb ? st.vb.w : 420); inspect(u.hex); } },
       },
       el('td', { class: 'name' }, el('span', { class: `type-icon ${u.type}`, title: u.type }), u.name, lw ? el('span', { class: 'star', title: `With ${lw.join(', ')}`, text: ' ★'.repeat(lw.length) }) : null),
-      el('td', { class: 'hex', text: u.hex || '—' }),
+      el('td', { class: 'hex', text: u.hex || (u.off_map ? 'off map' : '—') }),
       el('td', { class: 'num', text: String(u.manpower) }),
       el('td', { class: 'num', text: String(u.combat) }),
       el('td', { class: `num fat f${Math.min(u.fatigue, 4)}`, text: u.fatigue ? `F${u.fatigue}` : '–' }),

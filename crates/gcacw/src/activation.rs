@@ -44,9 +44,12 @@ fn of_command(rules: &Gcacw, state: &State, l: usize, u: usize) -> bool {
 #[must_use]
 pub fn extra_activator(rules: &Gcacw, lc: usize, uc: usize) -> bool {
     let (leader_id, unit_id) = (&rules.catalog().get(lc).id, &rules.catalog().get(uc).id);
-    rules.scenario().rules().any(
-        |r| matches!(r, RuleKind::ExtraActivator { counter, leaders } if counter == unit_id && leaders.contains(leader_id)),
-    )
+    // A remounted B-version brigade is the same unit as its A version (HSN-A 5.2; Sc 9 Croxton).
+    let a_version = crate::mounts::a_version(rules, unit_id);
+    rules.scenario().rules().any(|r| {
+        matches!(r, RuleKind::ExtraActivator { counter, leaders }
+            if (counter == unit_id || Some(counter.as_str()) == a_version) && leaders.contains(leader_id))
+    })
 }
 
 /// Units leader `l` may select now.

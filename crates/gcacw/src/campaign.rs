@@ -51,6 +51,9 @@ pub struct Campaign {
     /// Substitutes on the map, Artillery markers and units attached to others (HSN-A 7.0–7.3),
     /// kept by [`crate::substitute`].
     pub substitutes: crate::substitute::Substitutes,
+    /// Union cavalry units temporarily off the map for remounts (HSN-A 5.1 C–E): no hex, not
+    /// eliminated, still in play (they recover, and leaders may ride with them).
+    pub off_map: BTreeSet<usize>,
 }
 
 impl Campaign {

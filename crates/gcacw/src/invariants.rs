@@ -8,7 +8,9 @@
 //! - no hex holds units of both sides (GCACW 6.1);
 //! - a unit that exited the map (HSN-A 14.0) is off the map and not eliminated;
 //! - a leader is with a unit of his own command (or one a scenario rule lets him activate, such as
-//!   Croxton with R. Johnson in HSN Sc 3) that is on the map, or off the game (GCACW 2.1, 6.3);
+//!   Croxton with R. Johnson in HSN Sc 3) that is on the map (or off it for remounts, HSN-A 5.1),
+//!   or off the game (GCACW 2.1, 6.3);
+//! - a unit off the map for remounts is Union cavalry, not eliminated and in no hex (HSN-A 5.1);
 //! - Manpower is conserved: the Manpower of every unit, in play or still to arrive, plus every loss
 //!   in the ledger (`State::losses`, each with its cause) equals the scenario's starting Manpower
 //!   plus the Manpower Enhancement gains (`State::gains`, HSN-A 11.0)
@@ -62,7 +64,7 @@ pub fn check(rules: &Gcacw, state: &State) -> Result<(), String> {
         let Some(unit) = state.units.get(u) else {
             return Err(format!("{} is with unit #{u}, which does not exist", lc.name));
         };
-        if unit.hex.is_none() {
+        if unit.hex.is_none() && !crate::mounts::off_map(state, u) {
             return Err(format!("{} is with {}, which is not on the map", lc.name, rules.unit_name(state, u)));
         }
         if !rules.commands(state, leader.counter as usize, u)
@@ -82,6 +84,17 @@ pub fn check(rules: &Gcacw, state: &State) -> Result<(), String> {
                 rules.unit_name(state, u),
                 unit.hex,
                 unit.eliminated
+            ));
+        }
+    }
+    for &u in &state.campaign.off_map {
+        let Some(unit) = state.units.get(u) else {
+            return Err(format!("unit #{u} is off the map for remounts but does not exist"));
+        };
+        if unit.hex.is_some() || unit.eliminated || !crate::mounts::union_cavalry(rules, state, u) {
+            return Err(format!(
+                "{} is off the map for remounts but is not Union cavalry waiting off the map (HSN-A 5.1)",
+                rules.unit_name(state, u)
             ));
         }
     }

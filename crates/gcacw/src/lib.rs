@@ -24,6 +24,7 @@ pub mod events;
 pub mod exits;
 pub mod invariants;
 pub mod march;
+pub mod mounts;
 pub mod movement;
 pub mod rail;
 pub mod recovery;

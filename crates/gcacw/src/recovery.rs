@@ -220,7 +220,8 @@ fn finish(rules: &Gcacw, state: &mut State) {
         })
     };
     for u in 0..state.units.len() {
-        if state.units[u].hex.is_none() {
+        // Union cavalry off the map for remounts recovers as if on it (HSN-A 5.1 C).
+        if state.units[u].hex.is_none() && !crate::mounts::off_map(state, u) {
             continue;
         }
         if skips_recovery(rules, state, u) {

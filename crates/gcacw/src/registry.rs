@@ -185,6 +185,7 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | WinterWeather(_)
                 | RandomEvents(_)
                 | Substitutes(_)
+                | UnionCavalryMounts(_)
         );
         if !enforced {
             out.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));

@@ -287,7 +287,10 @@ fn pending<'r>(rules: &'r Gcacw, state: &State, side: Side) -> Vec<(usize, &'r A
             let Some(c) = rules.catalog().index(&row.counter) else { continue };
             let set = row.set.unwrap_or(0);
             let gone = rules.unit_by_id(&row.counter).is_some_and(|u| {
-                state.units[u].hex.is_some() || state.units[u].eliminated || state.campaign.exited.contains(&u)
+                state.units[u].hex.is_some()
+                    || state.units[u].eliminated
+                    || state.campaign.exited.contains(&u)
+                    || state.campaign.off_map.contains(&u)
             });
             if made(state, group, set).is_some()
                 && !excluded(rules, state, &row.counter)

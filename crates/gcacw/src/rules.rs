@@ -12,7 +12,7 @@ use crate::catalog::{Catalog, Counter, CounterType, Kind};
 use crate::charts::{Charts, Half};
 use crate::data::GameData;
 use crate::scenario::{Release, RuleKind, Scenario, SpecialRule};
-use crate::state::{Leader, Loss, LossCause, Stage, State, Unit};
+use crate::state::{Leader, Loss, LossCause, Mount, Stage, State, Unit};
 use crate::zoc::{self, Zoc};
 use crate::Side;
 
@@ -86,6 +86,7 @@ impl Gcacw {
                         demoralized: row.demoralized,
                         entrenchment: row.entrenchment,
                         eliminated: false,
+                        mount: Mount::Mounted,
                     });
                 }
                 Kind::Leader => pending_leaders.push((ci, row.hex)),
@@ -105,6 +106,7 @@ impl Gcacw {
                         demoralized: 0,
                         entrenchment: None,
                         eliminated: false,
+                        mount: Mount::Mounted,
                     });
                 }
             }
@@ -126,7 +128,18 @@ impl Gcacw {
                             demoralized: 0,
                             entrenchment: None,
                             eliminated: false,
+                            mount: Mount::Mounted,
                         });
+                    }
+                }
+            }
+        }
+        // HSN-A 5.5: units that carry an Unmounted counter from the start (Sc 6/7 Biddle).
+        for r in sc.rules() {
+            if let RuleKind::Unmounted { counters } = r {
+                for unit in &mut units {
+                    if counters.contains(&cat.get(unit.counter as usize).id) {
+                        unit.mount = Mount::Unmounted;
                     }
                 }
             }
@@ -177,6 +190,16 @@ impl Gcacw {
                 if let (Some(c), Some(rep)) = (cat.index(&t.grant.leader), cat.index(&t.grant.replacement)) {
                     if rules.leader_of[rep].is_none() {
                         rules.leader_of[rep] = rules.leader_of[c];
+                    }
+                }
+            }
+        }
+        // HSN-A 5.2: a remounted A-version brigade carries its B counter; both ids name it.
+        if let Some(mounts) = crate::mounts::table_of(sc) {
+            for rep in &mounts.replacements {
+                if let (Some(a), Some(b)) = (cat.index(&rep.from), cat.index(&rep.to)) {
+                    if rules.unit_of[b].is_none() {
+                        rules.unit_of[b] = rules.unit_of[a];
                     }
                 }
             }
@@ -304,12 +327,12 @@ impl Gcacw {
         self.unit_counter(state, u).ty
     }
 
-    /// Whether a cavalry unit is unmounted (HSN-A 5.5): it then counts as infantry everywhere but
-    /// in its march roll, which [`crate::march`] halves.
+    /// Whether a cavalry unit is unmounted (HSN-A 5.5): its marker is on the Unmounted side (from
+    /// the set-up, Sc 6/7 Biddle, or the Union Cavalry Phase, [`crate::mounts`]). It then counts
+    /// as infantry everywhere but in its march roll, which [`crate::march`] halves.
     #[must_use]
     pub fn unmounted(&self, state: &State, u: usize) -> bool {
-        let id = &self.unit_counter(state, u).id;
-        self.scenario().rules().any(|r| matches!(r, RuleKind::Unmounted { counters } if counters.contains(id)))
+        state.units[u].mount == Mount::Unmounted && self.unit_counter(state, u).ty == CounterType::Cavalry
     }
 
     /// A unit's current Combat value (GCACW 2.2, 7.2): its Manpower when organized, the
@@ -731,7 +754,7 @@ impl Gcacw {
 }
 
 /// A Flanks Refused marker never leaves with a unit: it goes when its hex is empty (GCACW 7.8).
-fn tidy_flanks(state: &mut State) {
+pub(crate) fn tidy_flanks(state: &mut State) {
     let occupied: std::collections::BTreeSet<Hex> = state.units.iter().filter_map(|u| u.hex).collect();
     state.flanks_refused.retain(|h| occupied.contains(h));
 }

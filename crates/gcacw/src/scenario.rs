@@ -594,6 +594,9 @@ pub enum RuleKind {
     /// counters of each side and type, their Manpower limits, the attachment caps by unit size and
     /// the commands Union infantry may only attach within. Read by `substitute`.
     Substitutes(crate::substitute::SubstituteRule),
+    /// The Union Cavalry Mounts procedure (HSN-A 5.0–5.4, Sc 9 reinforcements note): its turns,
+    /// hexes, tables and the A/B counters. Read by [`crate::mounts`].
+    UnionCavalryMounts(crate::mounts::MountRules),
     /// Any other rule, described in words.
     Rule,
 }

@@ -60,6 +60,10 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
         Stage::NightMarchChoice => crate::events::night_march_decision(),
         Stage::WinterWeatherRoll | Stage::EventRoll { .. } => return Pending::Over,
         Stage::Attachment { side } => crate::substitute::decision(rules, state, *side),
+        Stage::UnionCavalry { segment: step } => match crate::mounts::decision(rules, state, step) {
+            Some(d) => d,
+            None => return Pending::Over,
+        },
         Stage::InitiativeRoll { .. }
         | Stage::MarchAllowance { .. }
         | Stage::ExtendedMarch { .. }
@@ -102,6 +106,7 @@ pub fn roll_request(rules: &Gcacw, state: &State) -> Option<RollRequest> {
         Stage::CavalryRetreat { c } => crate::cavalry::roll_request(rules, state, c),
         Stage::AssaultCommand { .. } => crate::assault::roll_request(rules, state),
         Stage::GrandRoll { .. } => crate::assault::grand_roll_request(rules, state),
+        Stage::UnionCavalry { segment: step } => crate::mounts::roll_request(rules, state, step),
         Stage::DestroyBridge { unit, stayed, site: Some(site) } => {
             Some(crate::bridges::destroy_request(rules, state, *unit, *site, *stayed))
         }
@@ -157,6 +162,7 @@ pub fn roll(rules: &Gcacw, state: &mut State, dice: &[u8]) -> Result<(), RuleErr
         Stage::CavalryRetreat { c } => crate::cavalry::apply_roll(rules, state, *c, &req, dice),
         Stage::AssaultCommand { .. } => crate::assault::apply_roll(rules, state, &req, dice),
         Stage::GrandRoll { .. } => crate::assault::apply_grand_roll(rules, state, &req, dice),
+        Stage::UnionCavalry { .. } => crate::mounts::apply_roll(rules, state, &req, dice),
         Stage::DestroyBridge { unit, site: Some(site), .. } => {
             crate::bridges::apply_destroy(state, unit, site, &req, dice);
             march::end_march(rules, state);
@@ -221,6 +227,7 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
         Stage::Attachment { side } => crate::substitute::choose(rules, state, side, option).ok_or_else(bad),
         Stage::Battle { battle } => crate::battle::choose(rules, state, *battle, option).ok_or_else(bad),
         Stage::CavalryRetreat { c } => crate::cavalry::choose(rules, state, *c, option).ok_or_else(bad),
+        Stage::UnionCavalry { .. } => crate::mounts::choose(rules, state, option).ok_or_else(bad),
         Stage::AssaultSelect { .. }
         | Stage::AssaultTarget { .. }
         | Stage::AssaultPick { .. }
@@ -416,13 +423,14 @@ pub fn enter(rules: &Gcacw, state: &mut State, phase: Phase) {
         Phase::Recovery => crate::recovery::begin(rules, state),
         Phase::VictoryPoints if crate::vp_phase::in_play(rules) => crate::vp_phase::begin(rules, state),
         Phase::Attachment => crate::substitute::begin_phase(rules, state),
+        Phase::UnionCavalry => crate::mounts::begin(rules, state),
         Phase::TurnIndication => next_turn(rules, state),
         Phase::WinterWeather => crate::winter::begin(rules, state),
         Phase::RandomEvents => crate::events::begin(rules, state),
         Phase::ManpowerEnhancement => crate::enhancement::begin(rules, state),
         Phase::Reinforcement => crate::reinforcement::begin(rules, state),
         // Phases of the Advanced Game that this scenario does not use.
-        Phase::UnionCavalry | Phase::VictoryPoints => phase_done(rules, state, phase),
+        Phase::VictoryPoints => phase_done(rules, state, phase),
     }
 }
 

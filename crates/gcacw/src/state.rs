@@ -35,6 +35,41 @@ pub struct Unit {
     pub entrenchment: Option<Entrenchment>,
     /// Eliminated.
     pub eliminated: bool,
+    /// Horses Worn Out/Unmounted marker of a Union cavalry unit (HSN-A 5.0; Sc 6/7 Biddle).
+    pub mount: Mount,
+}
+
+/// A cavalry unit's Horses Worn Out/Unmounted marker (HSN-A 5.0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mount {
+    /// No marker.
+    #[default]
+    Mounted,
+    /// Horses Worn Out side: no effect but the Unmounted Segment roll (HSN-A 5.3, 5.5).
+    WornOut,
+    /// Unmounted side: infantry in all but the march roll (HSN-A 5.5).
+    Unmounted,
+    /// Remounted (HSN-A 5.2): the marker is gone and never comes back.
+    Remounted,
+}
+
+impl Mount {
+    /// Whether the unit carries the Horses Worn Out/Unmounted marker.
+    #[must_use]
+    pub fn marked(self) -> bool {
+        matches!(self, Mount::WornOut | Mount::Unmounted)
+    }
+
+    /// The marker's words, if any.
+    #[must_use]
+    pub fn marker(self) -> Option<&'static str> {
+        match self {
+            Mount::WornOut => Some("Horses Worn Out"),
+            Mount::Unmounted => Some("Unmounted"),
+            Mount::Mounted | Mount::Remounted => None,
+        }
+    }
 }
 
 /// A leader in play: always attached to a unit (GCACW 2.1, 6.3).
@@ -328,6 +363,11 @@ pub enum Stage {
         number: usize,
         /// Units chosen so far.
         joined: Vec<usize>,
+    },
+    /// Union Cavalry Phase (HSN-A 5.1): a segment waiting for a roll or a decision.
+    UnionCavalry {
+        /// The segment and what it has done so far.
+        segment: crate::mounts::Step,
     },
     /// A cavalry retreat interrupting a march (GCACW 7.7).
     CavalryRetreat {

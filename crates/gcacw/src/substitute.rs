@@ -538,7 +538,8 @@ pub fn attach(rules: &Gcacw, state: &mut State, a: usize, t: usize) {
     if ga > 0 || marked {
         state.campaign.substitutes.artillery.insert(t, ga + gt);
     }
-    merge_cavalry_markers(state, t, a);
+    // HSN-A 5.4: the Unmounted / Horses Worn Out markers of two cavalry units that attach.
+    crate::mounts::merge_markers(state, t, a);
     for l in 0..state.leaders.len() {
         if state.leaders[l].with == Some(a) {
             if let Some(home) = leader_home(rules, state, l, a, t) {
@@ -580,8 +581,3 @@ pub fn attach(rules: &Gcacw, state: &mut State, a: usize, t: usize) {
         Some(RULE_ATTACH),
     );
 }
-
-/// HSN-A 5.4: the Unmounted and Horses Worn Out markers of two Union cavalry units that attach.
-/// LEAD: the cavalry mounts helper's `merge_markers(state, survivor, attaching)` is to be called
-/// here, the one place every attachment passes through (before the attaching unit leaves the map).
-fn merge_cavalry_markers(_state: &mut State, _survivor: usize, _attaching: usize) {}

@@ -24,6 +24,7 @@ pub fn view(rules: &Gcacw, state: &State) -> serde_json::Value {
                 "tactical": crate::substitute::tactical(rules, state, u),
                 "artillery": crate::substitute::artillery(rules, state, u),
                 "command": crate::substitute::command(rules, state, u),
+                "mount": s.mount.marker(), "off_map": crate::mounts::off_map(state, u),
             })
         })
         .collect();
@@ -92,8 +93,15 @@ pub fn summary(rules: &Gcacw, state: &State) -> String {
                 continue;
             }
             let s = &state.units[u];
-            let Some(hex) = s.hex else { continue };
             let mut flags = Vec::new();
+            if let Some(m) = s.mount.marker() {
+                flags.push(m.to_string());
+            }
+            let hex = match s.hex {
+                Some(h) => rules.map().label(h),
+                None if crate::mounts::off_map(state, u) => "off map (remounts)".to_string(),
+                None => continue,
+            };
             if !s.organized {
                 flags.push(format!("disorganized, combat {}", rules.combat_value(state, u)));
             }
@@ -121,7 +129,7 @@ pub fn summary(rules: &Gcacw, state: &State) -> String {
                 out,
                 "  {:<14} {:<22} manpower {:>2}  fatigue {}{flags}",
                 rules.unit_name(state, u),
-                rules.map().label(hex),
+                hex,
                 s.manpower,
                 s.fatigue
             );
