@@ -136,7 +136,7 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
             list.join(", ")
         ));
     }
-    out.push("Not yet enforced in this version: the scenario rules listed below.".to_string());
+    let mut unenforced = Vec::new();
     for r in &sc.special_rule {
         use crate::scenario::RuleKind::*;
         let enforced = matches!(
@@ -187,9 +187,15 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | Substitutes(_)
                 | UnionCavalryMounts(_)
         );
-        if !enforced {
-            out.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));
+        if matches!(r.kind, Note) {
+            out.push(format!("Scenario note: {} — {}", r.title, r.summary));
+        } else if !enforced {
+            unenforced.push(format!("Scenario rule not yet enforced: {} — {}", r.title, r.summary));
         }
+    }
+    if !unenforced.is_empty() {
+        out.push("Not yet enforced in this version: the scenario rules listed below.".to_string());
+        out.extend(unenforced);
     }
     Ok(out)
 }

@@ -375,6 +375,9 @@ pub enum RuleKind {
     /// The HSN Basic Game wagon-train rules (HSN-B 2.2) apply; the engine applies them to every
     /// wagon train in every scenario, so this only records that the scenario names them.
     WagonRules,
+    /// A statement of the scenario that needs no procedure of its own, shown to the players as a
+    /// note (e.g. a cross-reference to a section that holds no rule).
+    Note,
     /// Late Rain from a turn on.
     LateRain {
         /// First turn.

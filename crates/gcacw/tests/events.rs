@@ -390,13 +390,19 @@ fn command_paralysis_cavalry_and_neutral_die_hsn_a_2_2() {
     assert_eq!(state.events.paralysis, Some(Side::Union));
 }
 
-/// HSN-A 2.2 Accelerated Union Reinforcements (Turns 3–16): one more set owed this turn.
+/// HSN-A 2.2 Accelerated Union Reinforcements (Turns 3–16): one more set is owed this turn, and
+/// the Reinforcement Phase that follows makes it available before its own roll (ruling R48, R57).
 #[test]
 fn accelerated_union_reinforcements_hsn_a_2_2() {
     let (rules, mut state) = game(16);
     event(&rules, &mut state, [1, 2]);
     assert_eq!(state.events.event, Some(Event::AcceleratedUnionReinforcements));
-    assert_eq!(state.campaign.accelerated_sets, 1);
+    assert_eq!(state.campaign.accelerated_sets, 0, "the owed set has been taken up");
+    assert!(
+        state.log.iter().any(|e| e.text.contains("Accelerated Union Reinforcements, HSN-A 2.2")),
+        "the Reinforcement Phase made the owed set available"
+    );
+    assert!(matches!(state.stage, Stage::ReinforcementRoll { side: Side::Union }), "{:?}", state.stage);
 }
 
 /// HSN-A 2.2 Grant Relieves Thomas (Turn 17+): No Effect when Confederate infantry holds no more
