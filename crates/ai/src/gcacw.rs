@@ -413,6 +413,15 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                     "action" => self.action_prior(rules, state, side, id),
                     "move" => moving.map_or(0.0, |u| self.move_prior(rules, state, u, id, &c.label)),
                     "attack-confirm" => Self::battle_prior(rules, state, id),
+                    // HSN-A 11.0, 12.0, 13.0: troops on the map now beat troops held back.
+                    "reinforcement" => match verb {
+                        "hold" => -1.0,
+                        _ => 1.0,
+                    },
+                    "enhancement" => match verb {
+                        "none" => -1.0,
+                        _ => 1.0,
+                    },
                     "loss" => unit.map_or(0.0, |u| {
                         let wagon = rules.unit_type(state, u) == CounterType::Wagon;
                         f64::from(state.units[u].manpower) - if wagon { 10.0 } else { 0.0 }
