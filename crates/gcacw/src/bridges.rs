@@ -285,7 +285,7 @@ pub fn apply_destroy(state: &mut State, u: usize, site: Side2, req: &RollRequest
 }
 
 /// Removes enemy pontoons from the hexes where a unit of Combat 5+ has just ended a march,
-/// retreat or advance (GCACW 10.2).
+/// retreat or advance, or stands at the end of the Attachment Phase (GCACW 10.2).
 pub fn overrun(rules: &Gcacw, state: &mut State, u: usize) {
     let Some(hex) = state.units[u].hex else { return };
     if rules.combat_value(state, u) < Half::whole(BRIDGE_CV) {

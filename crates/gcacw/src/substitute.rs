@@ -467,8 +467,10 @@ fn offer(rules: &Gcacw, state: &mut State, side: Side) {
 }
 
 fn end_phase(rules: &Gcacw, state: &mut State) {
-    // GCACW 10.2 (digest §2 Attachment Phase): the end of this phase is also where pontoon bridges
-    // are checked for automatic destruction; that check belongs to `bridges`.
+    // GCACW 10.2: an enemy pontoon goes when the last Recovery Phase or this Attachment Phase has
+    // left a unit of Combat 5 or more in one of its two hexes.
+    let on_map: Vec<usize> = (0..state.units.len()).filter(|&u| state.units[u].hex.is_some()).collect();
+    crate::bridges::overrun_all(rules, state, &on_map);
     sequence::phase_done(rules, state, sequence::Phase::Attachment);
 }
 

@@ -406,3 +406,27 @@ fn attachment_phase_order_hsn_a_7_2() {
     choose(&rules, &mut state, "done").expect("Confederate done");
     assert_eq!(state.phase, Phase::ActionCycle);
 }
+
+/// GCACW 10.2: an enemy pontoon bridge goes at the end of the Attachment Phase when that phase
+/// has left a unit of Combat 5 or more in one of its two hexes; Combat 4 leaves it standing.
+#[test]
+fn attachment_overruns_an_enemy_pontoon_gcacw_10_2() {
+    use caisson_gcacw::bridges::{self, Pontoon};
+    for attach in [false, true] {
+        let (rules, mut state) = empty("hsn-9");
+        let ruger = place(&rules, &mut state, "ruger", h(3015), 4);
+        place(&rules, &mut state, "o-moore", h(3015), 2);
+        let site = bridges::key(h(3015), h(3016));
+        state.bridges.pontoons.push(Pontoon { side: site, owner: Side::Confederate, road: false });
+        enter(&rules, &mut state, Phase::Attachment);
+        assert_eq!(state.stage, Stage::Attachment { side: Side::Union });
+        choose(&rules, &mut state, if attach { "attach:o-moore:ruger" } else { "done" }).expect("choice");
+        assert!(!matches!(state.stage, Stage::Attachment { .. }), "the phase is over: {:?}", state.stage);
+        if attach {
+            assert_eq!(state.units[ruger].manpower, 6);
+            assert!(state.bridges.pontoons.is_empty(), "Ruger at Combat 6 destroys the Confederate pontoon");
+        } else {
+            assert_eq!(state.bridges.pontoons.len(), 1, "Combat 4 leaves the pontoon standing");
+        }
+    }
+}
