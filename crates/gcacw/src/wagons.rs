@@ -152,14 +152,9 @@ pub fn choose(rules: &Gcacw, state: &mut State, mut chosen: Vec<usize>, option: 
             if state.units[u].hex.is_none() {
                 continue;
             }
-            let mp = state.units[u].manpower;
-            let id = rules.unit_id(state, u).to_string();
-            state.flags.insert(format!("{FLAG_DESTROYED}{id}"), i32::from(mp));
-            take_off(rules, state, u);
-            state.note(
-                format!("The Union player destroys {} (Manpower {mp}).", rules.unit_name(state, u)),
-                Some(&source),
-            );
+            remove_scoring(rules, state, u, FLAG_DESTROYED, &source, |name, mp| {
+                format!("The Union player destroys {name} (Manpower {mp}).")
+            });
         }
         crate::sequence::next_action_phase(rules, state);
         return Some(());
@@ -181,15 +176,28 @@ pub fn remove_for_winter(rules: &Gcacw, state: &mut State) {
     let source = source.to_string();
     let wagons: Vec<usize> = rules.on_map(state).filter(|&(u, _)| is_wagon(rules, state, u)).map(|(u, _)| u).collect();
     for u in wagons {
-        let mp = state.units[u].manpower;
-        let id = rules.unit_id(state, u).to_string();
-        state.flags.insert(format!("{FLAG_WINTER}{id}"), i32::from(mp));
-        take_off(rules, state, u);
-        state.note(
-            format!("Winter begins: {} is removed from the map (Manpower {mp}).", rules.unit_name(state, u)),
-            Some(&source),
-        );
+        remove_scoring(rules, state, u, FLAG_WINTER, &source, |name, mp| {
+            format!("Winter begins: {name} is removed from the map (Manpower {mp}).")
+        });
     }
+}
+
+/// Takes wagon `u` off the map, recording its Manpower at that moment under `flag` for the
+/// victory points, and logs why.
+fn remove_scoring(
+    rules: &Gcacw,
+    state: &mut State,
+    u: usize,
+    flag: &str,
+    source: &str,
+    text: impl FnOnce(&str, u8) -> String,
+) {
+    let mp = state.units[u].manpower;
+    let id = rules.unit_id(state, u).to_string();
+    let name = rules.unit_name(state, u).to_string();
+    state.flags.insert(format!("{flag}{id}"), i32::from(mp));
+    take_off(rules, state, u);
+    state.note(text(&name, mp), Some(source));
 }
 
 /// Whether wagon `u` has left the map under this rule (entered a city, destroyed, or removed at
