@@ -207,9 +207,12 @@ fn pool(r: &SubstituteRule, side: Side, ty: CounterType) -> Option<&Pool> {
     r.pools.iter().find(|p| p.side == side && p.ty == ty)
 }
 
-/// The first substitute of a pool still off the map.
+/// The first substitute of a pool waiting off the map: not one that left the game by an exit hex
+/// (HSN-A 14.0; ruling R82) nor one off the map for remounts (HSN-A 5.1).
 fn free(rules: &Gcacw, state: &State, p: &Pool) -> Option<usize> {
-    p.counters.iter().filter_map(|id| rules.unit_by_id(id)).find(|&s| state.units[s].hex.is_none())
+    p.counters.iter().filter_map(|id| rules.unit_by_id(id)).find(|&s| {
+        state.units[s].hex.is_none() && !state.campaign.exited.contains(&s) && !state.campaign.off_map.contains(&s)
+    })
 }
 
 /// One detachment the marching unit may make now.

@@ -234,6 +234,25 @@ fn pool_is_a_strict_limit_hsn_a_7_1() {
     invariants::check(&rules, &state).expect("invariants");
 }
 
+/// HSN-A 7.1 Counter Limits with 14.0: a substitute that has left the game by an exit hex keeps
+/// its counter out of the pool (ruling R82); the next detachment takes another. `caisson fuzz`
+/// found the exited counter detached again.
+#[test]
+fn an_exited_substitute_is_not_detached_again_hsn_a_7_1_14_0() {
+    let (rules, mut state) = empty("hsn-9");
+    let brown = place(&rules, &mut state, "brown", h(3015), 8);
+    let first = unit(&rules, "sub-c-bde-1");
+    state.units[first].manpower = 2;
+    state.campaign.exited.insert(first);
+    march(&rules, &mut state, brown, 6);
+    let labels = labels(&rules, &state);
+    assert!(labels.iter().any(|l| l.contains("Substitute Brigade C2")), "{labels:?}");
+    assert!(!labels.iter().any(|l| l.contains("Substitute Brigade C1")), "{labels:?}");
+    choose(&rules, &mut state, "detach:1").expect("detach");
+    assert_eq!(state.units[first].hex, None, "the exited substitute stays out of the game");
+    assert_eq!(state.units[unit(&rules, "sub-c-bde-2")].hex, Some(h(3015)));
+}
+
 /// HSN-A 7.3: the substitute may take some of its parent's Artillery; both then fight with their
 /// new values (GCACW 7.3).
 #[test]
