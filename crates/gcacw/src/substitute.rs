@@ -154,16 +154,22 @@ pub fn withdrawn(rules: &Gcacw, state: &State, u: usize) -> bool {
 #[must_use]
 pub fn command<'a>(rules: &'a Gcacw, state: &'a State, u: usize) -> &'a str {
     match state.campaign.substitutes.detached.get(&u) {
-        Some(d) if state.units[u].hex.is_some() => &d.command,
+        Some(d) if detached_in_play(state, u) => &d.command,
         _ => &rules.unit_counter(state, u).command,
     }
+}
+
+/// Whether a detached substitute is still in play with its parent's command and values: on the
+/// map, off it for remounts (HSN-A 5.1) or gone by an exit hex (14.0) — not back in the pool.
+fn detached_in_play(state: &State, u: usize) -> bool {
+    state.units[u].hex.is_some() || state.campaign.off_map.contains(&u) || state.campaign.exited.contains(&u)
 }
 
 /// A unit's attacking Tactical value: a substitute's is its parent's (ruling R75).
 #[must_use]
 pub fn tactical(rules: &Gcacw, state: &State, u: usize) -> Option<u8> {
     match state.campaign.substitutes.detached.get(&u) {
-        Some(d) if state.units[u].hex.is_some() => d.tactical,
+        Some(d) if detached_in_play(state, u) => d.tactical,
         _ => rules.unit_counter(state, u).tactical,
     }
 }
@@ -172,7 +178,7 @@ pub fn tactical(rules: &Gcacw, state: &State, u: usize) -> Option<u8> {
 #[must_use]
 pub fn tactical_defense(rules: &Gcacw, state: &State, u: usize) -> Option<u8> {
     match state.campaign.substitutes.detached.get(&u) {
-        Some(d) if state.units[u].hex.is_some() => d.tactical,
+        Some(d) if detached_in_play(state, u) => d.tactical,
         _ => {
             let c = rules.unit_counter(state, u);
             c.tactical_defense.or(c.tactical)

@@ -219,6 +219,25 @@ fn cavalry_detaches_one_manpower_regiment_hsn_a_7_1() {
     assert!(detach_ids(&option_ids(&rules, &state)).is_empty());
 }
 
+/// HSN-A 7.1 Command with 5.1 and 14.0: a detached substitute keeps its parent's command while it
+/// is off the map for remounts or gone by an exit hex, so the leader riding it stays in command.
+/// `caisson fuzz` found McCook riding a cavalry substitute sent off the map.
+#[test]
+fn a_substitute_off_the_map_keeps_its_command_hsn_a_7_1() {
+    let (rules, mut state) = empty("hsn-9");
+    let croxton = place(&rules, &mut state, "croxton-a", h(3015), 3);
+    march(&rules, &mut state, croxton, 6);
+    choose(&rules, &mut state, "detach:1").expect("detach");
+    let sub = unit(&rules, "sub-u-regt-1");
+    assert_eq!(substitute::command(&rules, &state, sub), "Cav-1");
+    state.units[sub].hex = None;
+    state.campaign.off_map.insert(sub);
+    assert_eq!(substitute::command(&rules, &state, sub), "Cav-1", "off the map for remounts");
+    state.campaign.off_map.clear();
+    state.campaign.exited.insert(sub);
+    assert_eq!(substitute::command(&rules, &state, sub), "Cav-1", "gone by an exit hex");
+}
+
 /// HSN-A 7.1 Counter Limits: the Confederate player has four substitute brigades; with all four
 /// on the map no more may be detached.
 #[test]
