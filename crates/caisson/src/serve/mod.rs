@@ -6,7 +6,7 @@
 //! - [`play`]: games in play — the cache checked against the store, seat checks, actions, undo,
 //!   the computer player, the game as a seat sees it;
 //! - [`seats`]: modes, seats, tokens;
-//! - [`store`]: persistence behind the [`store::Store`] trait, with SQLite.
+//! - [`store`]: persistence behind the [`store::Store`] trait, in SQLite or PostgreSQL.
 //!
 //! A request that touches a game takes that game's lock, then runs on a blocking thread: it
 //! checks the store's head (rebuilding the game if another request or process changed it),
@@ -154,7 +154,7 @@ pub fn run(
     database: &str,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let store = Arc::new(store::open(database)?);
+    let store = store::open(database)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
