@@ -11,6 +11,7 @@ pub mod bot_match;
 pub mod charts;
 pub mod engine;
 pub mod fuzz;
+pub mod gcacw;
 pub mod lines;
 pub mod random;
 pub mod serve;
