@@ -167,3 +167,54 @@ test('hot-seat hsn-9: the Turn Track shows 32 dated boxes with the scenario mark
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('hot-seat hsn-1: an attack waiting for its confirmation shows the modifiers and the odds table', async () => {
+  const r = await fetch(`${server.base}/api/games`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ scenario: 'hsn-1', seed: 3, mode: 'hotseat' }),
+  });
+  assert.equal(r.status, 201);
+  const { game, seats } = await r.json();
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${seats.table}` };
+  let g = await (await fetch(`${server.base}/api/games/${game}`, { headers })).json();
+  // Both transfer phases pass, the Confederates pass, then Capron-A marches next to Rucker in
+  // 0511 and declares a column-of-route attack on him.
+  for (const option of ['done', 'done', 'pass', 'march:capron-a', 'no-force-march', 'move:0710', 'move:0610',
+    'attack:0511:column-of-route']) {
+    const ids = g.decision.options.map((o) => o.id);
+    assert.ok(ids.includes(option), `${option} among ${ids.join(' ')}`);
+    const a = await fetch(`${server.base}/api/games/${game}/actions`, { method: 'POST', headers, body: JSON.stringify({ seq: g.seq, option }) });
+    assert.equal(a.status, 200, option);
+    g = await a.json();
+  }
+  assert.equal(g.decision.kind, 'attack-confirm');
+  assert.equal(g.view.combat.ratio, '1-2');
+
+  const page = await newPage(browser);
+  await page.goto(`${server.base}/?game=${game}&token=${seats.table}`);
+  const panel = page.locator('#decision[data-kind="attack-confirm"] #combat-preview');
+  await panel.waitFor();
+  assert.match(await panel.locator('.cp-ratio').textContent(), /Ratio 1-2/);
+  // The modifiers with their rule sections, the artillery line, the odds with the likeliest row.
+  const rules = await panel.locator('.cp-mods[data-side="attacker"] td.rule').allTextContents();
+  assert.ok(rules.length > 0 && rules.every((t) => /^GCACW 7\./.test(t)), rules.join(', '));
+  assert.match(await panel.locator('.cp-art').textContent(), /GCACW 7\.4/);
+  const rows = panel.locator('.cp-odds tbody tr');
+  assert.equal(await rows.count(), g.view.combat.rows.length);
+  assert.ok(await rows.count() >= 1);
+  const likeliest = panel.locator('.cp-odds tr.most-likely');
+  assert.ok(await likeliest.count() >= 1, 'the most likely row is marked');
+  const best = g.view.combat.rows.find((x) => x.most_likely);
+  assert.equal(await likeliest.first().getAttribute('data-row'), String(best.row));
+  assert.equal(await likeliest.first().locator('.chance').textContent(), `${best.percent.toFixed(1)}%`);
+  assert.match(await panel.locator('.cp-expected').textContent(), /defender \d+\.\d\d, attacker \d+\.\d\d/);
+  await shot(page, 'hsn-1-attack-preview');
+
+  // The buttons are still there: calling the attack off closes the preview.
+  await page.locator('#decision [data-option="commit"]').waitFor();
+  await page.locator('#decision [data-option="cancel"]').click();
+  await page.locator('#decision[data-kind="move"]').waitFor();
+  assert.equal(await page.locator('#combat-preview').count(), 0);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -815,7 +815,14 @@ function renderDecision(d) {
     box.dataset.side = dec.side;
     box.dataset.kind = dec.kind;
     parts.push(el('h2', {}, el('span', { class: `side-dot ${dec.side}` }), `${sideName(dec.side)} · ${words(dec.kind)}`));
-    parts.push(el('div', { class: 'prompt', id: 'prompt', text: dec.prompt }));
+    const combat = dec.kind === 'attack-confirm' ? d.view?.combat : null;
+    if (combat) {
+      // The preview as tables; the same figures as the prompt, which stays one click away.
+      parts.push(combatPreview(combat),
+        el('details', { class: 'prompt-text' }, el('summary', { text: 'As text' }), el('div', { class: 'prompt', id: 'prompt', text: dec.prompt })));
+    } else {
+      parts.push(el('div', { class: 'prompt', id: 'prompt', text: dec.prompt }));
+    }
     const names = optionsByCounter(d);
     const hexOpts = dec.options.filter((o) => optionHex(o));
     if (hexOpts.length) parts.push(el('p', { class: 'hint', text: 'Click a highlighted hex on the map, or a button below.' }));
@@ -834,6 +841,47 @@ function renderDecision(d) {
   }
   if (!(d.decision && st.replayAt === null)) { delete box.dataset.side; delete box.dataset.kind; }
   box.replaceChildren(...parts);
+}
+
+const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
+const pct = (p) => `${p.toFixed(1)}%`;
+
+/** The combat preview of the view's `combat` (docs/web-api.md): both sides' modifiers with their
+ * rule sections, the artillery line, the chart columns, the odds of every reachable row (the most
+ * likely marked) and the expected Manpower losses. */
+function combatPreview(c) {
+  const mods = (who, s) => el('table', { class: 'cp-mods', 'data-side': who },
+    el('caption', {}, el('span', { class: `side-dot ${s.side}` }),
+      `${cap(who)} (${sideName(s.side)}): Combat ${s.combat}${s.entrenched && s.entrenched !== s.combat ? `, ${s.entrenched} entrenched` : ''}`),
+    el('tbody', {}, s.modifiers.length
+      ? s.modifiers.map((m) => el('tr', {}, el('td', { class: 'label', text: m.label }),
+        el('td', { class: 'value', text: signed(m.value) }), el('td', { class: 'rule', text: m.rule })))
+      : el('tr', {}, el('td', { class: 'label muted', colspan: 3, text: 'No modifier' }))),
+    el('tfoot', {}, el('tr', {}, el('td', { text: who === 'attacker' ? 'Total (artillery apart)' : 'Total' }), el('td', { class: 'value', text: signed(s.total) }), el('td'))));
+  const art = c.artillery;
+  const odds = el('table', { class: 'cp-odds' },
+    el('thead', {}, el('tr', {}, el('th', { text: 'Row' }), el('th', { text: 'Defender' }), el('th', { text: 'Attacker' }), el('th', { text: 'Chance' }))),
+    el('tbody', {}, c.rows.map((r) => el('tr', {
+      'data-row': r.row, class: r.most_likely ? 'most-likely' : null,
+      title: `${r.ways} of ${r.out_of}${r.most_likely ? ' (most likely)' : ''}`,
+    },
+    el('td', { class: 'row', text: signed(r.row) }),
+    el('td', { class: 'loss', 'data-loss': r.defender.loss, title: `Manpower loss ${r.defender.loss}`, text: r.defender.result }),
+    el('td', { class: 'loss', 'data-loss': r.attacker.loss, title: `Manpower loss ${r.attacker.loss}`, text: r.attacker.result }),
+    el('td', { class: 'chance' }, el('span', { class: 'bar', style: `width:${r.percent}%` }), el('span', { text: pct(r.percent) }))))));
+  return el('div', { class: 'combat-preview', id: 'combat-preview' },
+    el('p', { class: 'cp-head' }, el('b', { text: c.attacker.what }), ` attacks ${c.target}`),
+    el('p', { class: 'cp-ratio' }, el('span', { class: 'chip-ratio', text: `Ratio ${c.ratio}` }),
+      ` Columns: defender ${c.columns.defender}, attacker ${c.columns.attacker}`),
+    el('p', { class: 'cp-expected' }, 'Expected Manpower loss: defender ', el('b', { 'data-side': 'defender', text: c.expected_loss.defender.toFixed(2) }),
+      ', attacker ', el('b', { 'data-side': 'attacker', text: c.expected_loss.attacker.toFixed(2) }),
+      c.extra_attacker_loss ? ` (grand assault: +${c.extra_attacker_loss} to each attacker loss)` : ''),
+    mods('attacker', c.attacker),
+    el('p', { class: 'cp-art', title: `Artillery ${art.attacker} − ${art.defender} = ${signed(art.differential)}` },
+      'Artillery modifier ', el('b', { text: art.modifier }), ` — ${art.label} `, el('span', { class: 'rule', text: art.rule })),
+    mods('defender', c.defender),
+    odds,
+    c.notes.length ? el('ul', { class: 'cp-notes' }, c.notes.map((n) => el('li', { text: n }))) : null);
 }
 
 function hilite(o, on) {

@@ -8,9 +8,10 @@
 use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, Modifier, RollRequest};
 use serde::Serialize;
+use serde_json::json;
 
 use crate::catalog::CounterType;
-use crate::charts::{AttackType, CombatResult, Half};
+use crate::charts::{AttackType, CombatCells, CombatResult, Half};
 use crate::combat::{self, Assessment, Attack, Forts};
 use crate::retreat::{self, Retreat, RetreatKind};
 use crate::rules::Gcacw;
@@ -237,33 +238,143 @@ pub fn declare(rules: &Gcacw, state: &mut State, mut m: March, option: &str) -> 
     Some(())
 }
 
-fn preview(rules: &Gcacw, state: &State, b: &Battle, a: &Assessment) -> String {
-    let mods = |ms: &[Modifier]| {
-        if ms.is_empty() {
-            "none".to_string()
-        } else {
-            ms.iter().map(|m| format!("{:+} {} [{}]", m.value, m.label, m.rule)).collect::<Vec<_>>().join("; ")
+/// A combat at its Confirm step, assessed once: the decision's prompt ([`Preview::prompt`]) and
+/// the view's `combat` table ([`Preview::json`]) both read this one [`Assessment`], so the text
+/// and the table cannot disagree.
+struct Preview {
+    what: String,
+    target: Hex,
+    attackers: Vec<usize>,
+    a: Assessment,
+}
+
+impl Preview {
+    fn new(rules: &Gcacw, state: &State, b: &Battle) -> Preview {
+        Preview {
+            what: b.what(rules, state),
+            target: b.target,
+            attackers: b.attackers.clone(),
+            a: b.assess(rules, state),
         }
-    };
-    let rows: Vec<String> = a
-        .rows
-        .iter()
-        .map(|r| format!("{:+}: {}/{} {}/{}", r.row, r.cells.defender, r.cells.attacker, r.ways, r.out_of))
-        .collect();
-    format!(
-        "{} attacks {}: Combat {} against {} (ratio {}); attacker: {}; artillery: {}; defender: {}; columns: defender {}, attacker {}; rows (defender/attacker, chances): {}",
-        b.what(rules, state),
-        rules.map().label(b.target),
-        a.attacker_cv,
-        a.defender_cv,
-        a.ratio,
-        mods(&a.attacker_modifiers),
-        a.artillery_label,
-        mods(&a.defender_modifiers),
-        a.defender_column,
-        a.attacker_column,
-        rows.join(", ")
-    )
+    }
+
+    fn prompt(&self, rules: &Gcacw) -> String {
+        let a = &self.a;
+        let mods = |ms: &[Modifier]| {
+            if ms.is_empty() {
+                "none".to_string()
+            } else {
+                ms.iter().map(|m| format!("{:+} {} [{}]", m.value, m.label, m.rule)).collect::<Vec<_>>().join("; ")
+            }
+        };
+        let rows: Vec<String> = a
+            .rows
+            .iter()
+            .map(|r| format!("{:+}: {}/{} {}/{}", r.row, r.cells.defender, r.cells.attacker, r.ways, r.out_of))
+            .collect();
+        format!(
+            "{} attacks {}: Combat {} against {} (ratio {}); attacker: {}; artillery: {}; defender: {}; columns: defender {}, attacker {}; rows (defender/attacker, chances): {}",
+            self.what,
+            rules.map().label(self.target),
+            a.attacker_cv,
+            a.defender_cv,
+            a.ratio,
+            mods(&a.attacker_modifiers),
+            a.artillery_label,
+            mods(&a.defender_modifiers),
+            a.defender_column,
+            a.attacker_column,
+            rows.join(", ")
+        )
+    }
+
+    /// The same figures as a table for front ends (docs/web-api.md, `combat`).
+    fn json(&self, rules: &Gcacw, state: &State) -> serde_json::Value {
+        let a = &self.a;
+        let units = |us: &[usize]| -> Vec<serde_json::Value> {
+            us.iter().map(|&u| json!({"id": rules.unit_id(state, u), "name": rules.unit_name(state, u)})).collect()
+        };
+        // The attacker's loss in a cell: the chart's number, plus a grand assault's extra Manpower
+        // where the chart has a loss (GCACW 7.2; as `attacker_result` applies it).
+        let attacker_loss = |r: &CombatResult| if r.loss > 0 { r.loss + a.extra_attacker_loss } else { 0 };
+        let most = a.rows.iter().map(|r| r.ways).max().unwrap_or(0);
+        let rows: Vec<serde_json::Value> = a
+            .rows
+            .iter()
+            .map(|r| {
+                json!({
+                    "row": r.row,
+                    "differentials": [r.differentials.0, r.differentials.1],
+                    "defender": {"result": r.cells.defender.to_string(), "loss": r.cells.defender.loss},
+                    "attacker": {"result": r.cells.attacker.to_string(), "loss": attacker_loss(&r.cells.attacker)},
+                    "ways": r.ways,
+                    "out_of": r.out_of,
+                    "chance": r.probability,
+                    "percent": (r.probability * 1000.0).round() / 10.0,
+                    "most_likely": r.ways == most,
+                })
+            })
+            .collect();
+        // Expected Manpower lost by each side: the sum over the rows of chance × the loss number
+        // of its cell (the attacker's with a grand assault's extra). Letters count nothing: D, F,
+        // f, E, r, R, * and a are fatigue, disorganization, demoralization or movement, and any
+        // Manpower a retreat or rout costs later (GCACW 7.6) depends on the path, not on the cell.
+        let expected = |loss: &dyn Fn(&CombatCells) -> u8| -> f64 {
+            a.rows.iter().map(|r| r.probability * f64::from(loss(&r.cells))).sum()
+        };
+        let modifiers = |ms: &[Modifier]| -> Vec<serde_json::Value> {
+            ms.iter().map(|m| json!({"label": m.label, "value": m.value, "rule": m.rule})).collect()
+        };
+        json!({
+            "hex": self.target,
+            "target": rules.map().label(self.target),
+            "attacker": {
+                "side": a.attacker_side,
+                "what": self.what,
+                "units": units(&self.attackers),
+                "combat": a.attacker_cv.to_string(),
+                "modifiers": modifiers(&a.attacker_modifiers),
+                "total": a.attacker_total(),
+            },
+            "defender": {
+                "side": a.attacker_side.enemy(),
+                "units": units(&a.defenders),
+                "combat": a.defender_cv.to_string(),
+                "entrenched": a.defender_cv_entrenched.to_string(),
+                "modifiers": modifiers(&a.defender_modifiers),
+                "total": a.defender_total(),
+            },
+            "artillery": {
+                "attacker": a.attacker_artillery,
+                "defender": a.defender_artillery,
+                "differential": a.artillery_differential,
+                "modifier": a.artillery.to_string(),
+                "label": a.artillery_label,
+                "rule": "GCACW 7.4",
+            },
+            "ratio": a.ratio,
+            "columns": {"defender": a.defender_column, "attacker": a.attacker_column},
+            "extra_attacker_loss": a.extra_attacker_loss,
+            "rows": rows,
+            "expected_loss": {
+                "defender": expected(&|c| c.defender.loss),
+                "attacker": expected(&|c| attacker_loss(&c.attacker)),
+            },
+            "notes": a.notes,
+        })
+    }
+}
+
+/// The view's `combat`: the preview of the combat waiting at its Confirm step as a table, or
+/// `null` at any other moment. The same for both sides (nothing in it is hidden).
+#[must_use]
+pub fn combat_view(rules: &Gcacw, state: &State) -> serde_json::Value {
+    match &state.stage {
+        Stage::Battle { battle } if matches!(battle.step, Step::Confirm) => {
+            Preview::new(rules, state, battle).json(rules, state)
+        }
+        _ => serde_json::Value::Null,
+    }
 }
 
 /// A Flanks Refused marker goes when the only unit in its hex attacks, or when every unit in it
@@ -287,20 +398,17 @@ pub fn lone_attacker_lifts_flanks(rules: &Gcacw, state: &mut State, attackers: &
 #[must_use]
 pub fn decision(rules: &Gcacw, state: &State, b: &Battle) -> Option<Decision> {
     let (side, kind, prompt, options) = match &b.step {
-        Step::Confirm => {
-            let a = b.assess(rules, state);
-            (
-                b.attacker,
-                "attack-confirm",
-                preview(rules, state, b, &a),
-                match b.mode {
-                    Mode::March { .. } => {
-                        vec![Choice::new("commit", "Attack"), Choice::new("cancel", "Call it off (the MP come back)")]
-                    }
-                    Mode::Assault { .. } => vec![Choice::new("commit", "Roll the combat dice")],
-                },
-            )
-        }
+        Step::Confirm => (
+            b.attacker,
+            "attack-confirm",
+            Preview::new(rules, state, b).prompt(rules),
+            match b.mode {
+                Mode::March { .. } => {
+                    vec![Choice::new("commit", "Attack"), Choice::new("cancel", "Call it off (the MP come back)")]
+                }
+                Mode::Assault { .. } => vec![Choice::new("commit", "Roll the combat dice")],
+            },
+        ),
         Step::DefenderLoss { left } | Step::AttackerLoss { left } => {
             let defender = matches!(b.step, Step::DefenderLoss { .. });
             let units = if defender { &b.defenders } else { &b.attackers };
@@ -561,8 +669,7 @@ pub fn choose(rules: &Gcacw, state: &mut State, mut b: Battle, option: &str) -> 
     match b.step.clone() {
         Step::Confirm => match option {
             "commit" => {
-                let a = b.assess(rules, state);
-                state.note(preview(rules, state, &b, &a), Some("GCACW 7.4"));
+                state.note(Preview::new(rules, state, &b).prompt(rules), Some("GCACW 7.4"));
                 b.step = Step::Dice;
                 state.stage = Stage::Battle { battle: Box::new(b) };
             }

@@ -48,6 +48,7 @@ pub fn view(rules: &Gcacw, state: &State) -> serde_json::Value {
         "score": crate::victory::score(rules, state),
         "turn_track": crate::turn_track::track(rules, state),
         "campaign": campaign(rules, state),
+        "combat": crate::battle::combat_view(rules, state),
     })
 }
 

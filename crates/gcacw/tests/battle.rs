@@ -5,7 +5,7 @@ use caisson_gcacw::registry::hsn;
 use caisson_gcacw::state::{Stage, State};
 use caisson_gcacw::{Gcacw, Settings, Side};
 use caisson_hexmap::Hex;
-use caisson_kernel::{DiceMode, Game, Setup};
+use caisson_kernel::{DiceMode, Game, Rules, Setup};
 
 fn h(s: &str) -> Hex {
     s.parse().expect("hex")
@@ -109,6 +109,87 @@ fn the_combat_example_from_declaration_to_advance() {
     assert!(!matches!(g.state().stage, Stage::Moving { .. } | Stage::Battle { .. }), "the f result ended the march");
     let losses: Vec<_> = g.state().losses.iter().map(|l| (l.unit, l.amount)).collect();
     assert_eq!(losses, vec![(wagner, 1)], "the ledger records the combat loss");
+}
+
+/// The view's `combat` (docs/web-api.md) is the Confirm step's preview as a table, read from the
+/// assessment the prompt shows: same totals, ratio, columns, modifiers and rows; `null` at every
+/// other decision.
+#[test]
+fn the_combat_table_in_the_view_is_the_prompt_s_preview() {
+    let mut g = example();
+    let combat = |g: &Game<Gcacw>| g.rules().view(g.state(), None)["combat"].clone();
+    assert!(combat(&g).is_null(), "no combat at the choice of action");
+    choose(&mut g, "march:brown");
+    choose(&mut g, "die:3");
+    choose(&mut g, "no-force-march");
+    assert!(combat(&g).is_null(), "no combat while the attack is only offered");
+    choose(&mut g, "attack:4610:hasty");
+    let prompt = g.pending().expect("a decision").prompt;
+    assert_eq!(g.pending().map(|d| d.kind), Some("attack-confirm".to_string()));
+    let c = combat(&g);
+    let s = |v: &serde_json::Value| v.as_str().unwrap_or_else(|| panic!("a string: {v}")).to_string();
+    assert_eq!(s(&c["ratio"]), "1-1");
+    assert_eq!((s(&c["columns"]["defender"]), s(&c["columns"]["attacker"])), ("7–11".into(), "7–11".into()));
+    assert_eq!(s(&c["hex"]), "4610");
+    for part in [
+        format!("ratio {}", s(&c["ratio"])),
+        format!("Combat {} against {}", s(&c["attacker"]["combat"]), s(&c["defender"]["combat"])),
+        format!("columns: defender {}, attacker {}", s(&c["columns"]["defender"]), s(&c["columns"]["attacker"])),
+        format!("artillery: {}", s(&c["artillery"]["label"])),
+    ] {
+        assert!(prompt.contains(&part), "`{part}` missing from the prompt: {prompt}");
+    }
+    for side in ["attacker", "defender"] {
+        let mods = c[side]["modifiers"].as_array().expect("modifiers");
+        let mut total = 0;
+        for m in mods {
+            let value = m["value"].as_i64().expect("value");
+            total += value;
+            let text = format!("{value:+} {} [{}]", s(&m["label"]), s(&m["rule"]));
+            assert!(prompt.contains(&text), "{side} modifier `{text}` missing from the prompt: {prompt}");
+        }
+        assert_eq!(c[side]["total"].as_i64(), Some(total), "{side} total");
+    }
+    assert!(!c["attacker"]["modifiers"].as_array().expect("modifiers").is_empty(), "a hasty attack has modifiers");
+    // The rough hex's −1* artillery modifier needs the parity die: 36 die pairs × 2 parities.
+    let rows = c["rows"].as_array().expect("rows");
+    assert!(!rows.is_empty());
+    let n = |v: &serde_json::Value| v.as_u64().unwrap_or_else(|| panic!("a number: {v}"));
+    let ways: u64 = rows.iter().map(|r| n(&r["ways"])).sum();
+    assert!(rows.iter().all(|r| n(&r["out_of"]) == 72), "{rows:?}");
+    assert_eq!(ways, 72, "the rows' chances sum to 1");
+    let chance: f64 = rows.iter().map(|r| r["chance"].as_f64().expect("chance")).sum();
+    assert!((chance - 1.0).abs() < 1e-9, "{chance}");
+    let most = rows.iter().map(|r| n(&r["ways"])).max().expect("a row");
+    for r in rows {
+        let text = format!(
+            "{:+}: {}/{} {}/{}",
+            r["row"].as_i64().expect("row"),
+            s(&r["defender"]["result"]),
+            s(&r["attacker"]["result"]),
+            n(&r["ways"]),
+            n(&r["out_of"])
+        );
+        assert!(prompt.contains(&text), "row `{text}` missing from the prompt: {prompt}");
+        assert_eq!(r["most_likely"].as_bool(), Some(n(&r["ways"]) == most), "{r}");
+    }
+    let plus4 = rows.iter().find(|r| r["row"] == 4).expect("row +4");
+    assert_eq!((s(&plus4["defender"]["result"]), n(&plus4["defender"]["loss"])), ("1DR".into(), 1));
+    assert_eq!((s(&plus4["attacker"]["result"]), n(&plus4["attacker"]["loss"])), ("fa".into(), 0));
+    for side in ["defender", "attacker"] {
+        let sum: f64 =
+            rows.iter().map(|r| r["chance"].as_f64().expect("chance") * r[side]["loss"].as_f64().expect("loss")).sum();
+        let e = c["expected_loss"][side].as_f64().expect("expected loss");
+        assert!((e - sum).abs() < 1e-9, "{side}: {e} against {sum}");
+    }
+    assert!(c["expected_loss"]["defender"].as_f64() > Some(0.0), "a 1-1 attack can cost the defender");
+    choose(&mut g, "commit");
+    assert!(combat(&g).is_null(), "no table once the attack is committed");
+    for die in ["die:3", "die:4", "die:2"] {
+        choose(&mut g, die);
+    }
+    assert!(g.pending().is_some_and(|d| d.kind != "attack-confirm"));
+    assert!(combat(&g).is_null(), "no table at the rout");
 }
 
 /// GCACW 7.1 assault example (digest T3, Palmer's assault, here with Cheatham, Command 5): two
