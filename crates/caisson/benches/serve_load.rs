@@ -5,7 +5,8 @@
 //! `cargo bench -p caisson --bench serve_load` (`CAISSON_BENCH_SECS`, `CAISSON_BENCH_GAMES` to
 //! change the 10 seconds and 200 games). The server is the real binary with the GCACW rules and a
 //! SQLite file in the temporary directory (WAL, `synchronous=FULL`: every action is on disk
-//! before its answer), so the figures include the commits.
+//! before its answer), so the figures include the commits; `CAISSON_BENCH_DATABASE=postgres://…`
+//! measures the PostgreSQL store instead.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -108,8 +109,10 @@ fn main() {
     let secs = setting("CAISSON_BENCH_SECS", if benching { 10 } else { 1 });
     let games = setting("CAISSON_BENCH_GAMES", if benching { 200 } else { 4 });
     let db = std::env::temp_dir().join(format!("caisson-serve-load-{}.db", std::process::id()));
+    let database = std::env::var("CAISSON_BENCH_DATABASE").unwrap_or_else(|_| format!("sqlite:{}", db.display()));
+    println!("database: {}", database.split('@').next_back().unwrap_or(&database));
     let mut server = Command::new(BIN)
-        .args(["serve", "--port", "0", "--database", &format!("sqlite:{}", db.display())])
+        .args(["serve", "--port", "0", "--database", &database])
         .stdout(Stdio::piped())
         .spawn()
         .expect("caisson serve starts");
