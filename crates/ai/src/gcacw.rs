@@ -84,6 +84,27 @@ pub struct Objective {
     /// The last turn it counts.
     #[serde(default)]
     pub until: Option<u16>,
+    /// A named area whose every hex is a goal hex, resolved on the scenario's map:
+    /// `maury-south-of-duck` (Maury County south of the Duck River).
+    #[serde(default)]
+    pub region: Option<String>,
+    /// It counts only while a blockhouse marker stands in one of its hexes (HSN Sc 5 Union
+    /// Blockhouses: destroying one scores).
+    #[serde(default)]
+    pub blockhouse: bool,
+}
+
+/// The hexes of a named area of `rules`' map (empty for a name it does not know).
+fn region_hexes(rules: &Gcacw, name: &str) -> Vec<Hex> {
+    let map = rules.map();
+    (0..map.index_len())
+        .map(|i| map.hex_at(i))
+        .filter(|&h| map.contains(h))
+        .filter(|&h| match name {
+            "maury-south-of-duck" => map.county(h) == Some("Maury") && rules.south_of_duck(h),
+            _ => false,
+        })
+        .collect()
 }
 
 #[derive(Deserialize)]
@@ -122,14 +143,29 @@ impl GcacwHeuristics {
     #[must_use]
     pub fn new(rules: &Gcacw) -> GcacwHeuristics {
         let id = &rules.scenario().id;
-        let objectives = objectives().map(|all| all.iter().filter(|o| &o.scenario == id).cloned().collect());
-        GcacwHeuristics { objectives: objectives.unwrap_or_default() }
+        let objectives: Result<Vec<Objective>, String> =
+            objectives().map(|all| all.iter().filter(|o| &o.scenario == id).cloned().collect());
+        let mut objectives = objectives.unwrap_or_default();
+        for o in &mut objectives {
+            if let Some(name) = &o.region {
+                o.hexes.extend(region_hexes(rules, name));
+            }
+        }
+        GcacwHeuristics { objectives }
     }
 
     /// The objectives in force now.
-    fn active<'a>(&'a self, state: &State) -> impl Iterator<Item = &'a Objective> + 'a {
+    fn active(&self, rules: &Gcacw, state: &State) -> std::vec::IntoIter<&Objective> {
         let turn = state.turn;
-        self.objectives.iter().filter(move |o| o.until.is_none_or(|t| turn <= t))
+        let standing: Vec<Hex> = if self.objectives.iter().any(|o| o.blockhouse) {
+            caisson_gcacw::blockhouse::standing(rules, state).into_iter().map(|(h, _)| h).collect()
+        } else {
+            Vec::new()
+        };
+        let live = self.objectives.iter().filter(|o| {
+            o.until.is_none_or(|t| turn <= t) && (!o.blockhouse || o.hexes.iter().any(|h| standing.contains(h)))
+        });
+        live.collect::<Vec<_>>().into_iter()
     }
 
     /// Whether unit `u` counts for objective `o`.
@@ -155,6 +191,9 @@ impl GcacwHeuristics {
         if o.within > 0 && near <= o.within {
             return 0.0;
         }
+        // Not near enough in hexes is never near enough, however cheap the road there: half a
+        // hex of gap per hex short (the movement points alone can reach 0 one hex too far).
+        let short = if o.within > 0 { 0.5 * f64::from(near.saturating_sub(o.within)) } else { 0.0 };
         let field = distance_field(rules, o.side, mover, &o.hexes);
         let map = rules.map();
         let mp = map.index(hex).and_then(|i| field.get(i).copied()).unwrap_or(u32::MAX);
@@ -164,14 +203,31 @@ impl GcacwHeuristics {
         } else {
             f64::from(mp.saturating_sub(2 * u32::from(o.within_mp))) / 2.0 / MP_PER_HEX
         };
-        (hexes - f64::from(o.within)).max(0.0)
+        (hexes - f64::from(o.within)).max(short).max(0.0)
     }
 
-    /// The objective unit `u` should head for, if any: the best weight for the distance.
+    /// Whether another unit than `u` already meets objective `o`, which only one unit needs
+    /// (not `each`): then `u` has no reason to go there. Of two units meeting it, the first keeps
+    /// it and the other is free.
+    fn held_by_another(rules: &Gcacw, state: &State, o: &Objective, u: usize, u_gap: f64) -> bool {
+        !o.each
+            && rules.on_map(state).any(|(v, h)| {
+                v != u
+                    && (u_gap > 0.0 || v < u)
+                    && Self::counts(rules, state, o, v)
+                    && Self::gap_to(rules, o, rules.unit_type(state, v), h) == 0.0
+            })
+    }
+
+    /// The objective unit `u` should head for, if any: the best weight for the distance, among
+    /// those no other unit already meets for it.
     fn goal(&self, rules: &Gcacw, state: &State, u: usize) -> Option<&Objective> {
         let hex = state.units[u].hex?;
-        self.active(state).filter(|o| Self::counts(rules, state, o, u)).max_by(|a, b| {
-            let mover = rules.unit_type(state, u);
+        let mover = rules.unit_type(state, u);
+        let open = |o: &&Objective| {
+            Self::counts(rules, state, o, u) && !Self::held_by_another(rules, state, o, u, Self::gap_to(rules, o, mover, hex))
+        };
+        self.active(rules, state).filter(open).max_by(|a, b| {
             let wa = a.vp / (1.0 + Self::gap_to(rules, a, mover, hex));
             let wb = b.vp / (1.0 + Self::gap_to(rules, b, mover, hex));
             wa.total_cmp(&wb)
@@ -193,7 +249,7 @@ impl GcacwHeuristics {
     fn pull(&self, rules: &Gcacw, state: &State, side: Side) -> f64 {
         let closeness = |gap: f64| (1.0 - gap / PULL_RANGE).max(0.0);
         let mut total = 0.0;
-        for o in self.active(state).filter(|o| o.side == side) {
+        for o in self.active(rules, state).filter(|o| o.side == side) {
             let gaps = rules
                 .on_map(state)
                 .filter(|&(u, _)| Self::counts(rules, state, o, u))
@@ -253,8 +309,8 @@ impl GcacwHeuristics {
     }
 
     /// Whether `hex` is a goal hex of any objective of `side` in force.
-    fn is_goal(&self, state: &State, side: Side, hex: Hex) -> bool {
-        self.active(state).any(|o| o.side == side && o.hexes.contains(&hex))
+    fn is_goal(&self, rules: &Gcacw, state: &State, side: Side, hex: Hex) -> bool {
+        self.active(rules, state).any(|o| o.side == side && o.hexes.contains(&hex))
     }
 
     fn unit(rules: &Gcacw, id: &str) -> Option<usize> {
@@ -268,9 +324,10 @@ impl GcacwHeuristics {
             "march" => Self::unit(rules, arg).map_or(0.0, |u| {
                 let unit = &state.units[u];
                 let gap = self.gap_now(rules, state, u);
-                let tired = 0.3 * f64::from(unit.fatigue) + if unit.organized { 0.0 } else { 0.5 };
+                let tired = (0.3 * f64::from(unit.fatigue) + if unit.organized { 0.0 } else { 0.5 })
+                    * Self::caution(rules, state);
                 let hunt = self.attack_chance(rules, state, u);
-                let base = if gap > 0.0 { 2.0 + 0.3 * gap.min(8.0) } else { 0.2 };
+                let base = if gap > 0.0 { 2.0 + 0.3 * gap.min(12.0) } else { 0.2 };
                 base - tired + hunt - Self::extended_cost(rules, state, u)
             }),
             "entrench" => Self::unit(rules, arg).map_or(0.0, |u| {
@@ -300,7 +357,22 @@ impl GcacwHeuristics {
                 }
             }),
             "assault" => 0.9,
-            "burn" | "rail" | "arrive" | "consolidate" => 1.2,
+            "rail" | "rail-march" => Self::unit(rules, arg).map_or(0.0, |u| {
+                let to = if verb == "rail" {
+                    caisson_gcacw::rail::destinations(rules, state, u)
+                } else {
+                    caisson_gcacw::rail::rail_march_destinations(rules, state, u)
+                };
+                let best = to.into_iter().filter_map(|h| self.gap(rules, state, u, h)).min_by(f64::total_cmp);
+                let gain = best.map_or(0.0, |g| self.gap_now(rules, state, u) - g);
+                // A ride that saves more than a march would is worth more than a march.
+                if gain > 3.0 {
+                    2.5 + 0.3 * gain.min(20.0)
+                } else {
+                    0.3
+                }
+            }),
+            "burn" | "arrive" | "consolidate" => 1.2,
             _ => 0.5,
         }
     }
@@ -318,8 +390,18 @@ impl GcacwHeuristics {
         }
         let weak = if unit.manpower <= 2 { 2.0 } else { 0.0 };
         let worst = if after >= 4 { 1.5 } else { 0.0 };
-        let last_turn = state.turn >= rules.scenario().turns;
-        (1.5 + weak + worst) * if last_turn { 0.4 } else { 1.0 }
+        (1.5 + weak + worst) * Self::caution(rules, state)
+    }
+
+    /// How much fatigue and the risks of an extended march weigh against a march: fully while
+    /// turns remain to recover, a quarter on the scenario's last turn, when only where the units
+    /// stand at the end still scores.
+    fn caution(rules: &Gcacw, state: &State) -> f64 {
+        if state.turn >= rules.scenario().turns {
+            0.25
+        } else {
+            1.0
+        }
     }
 
     /// Whether a unit of the other side stands within `n` hexes of unit `u`.
@@ -356,7 +438,7 @@ impl GcacwHeuristics {
                     Some(g) => gap_now - g - 0.1,
                     None => -0.5,
                 };
-                if label.contains("enemy ZOC") && !self.is_goal(state, side, to) {
+                if label.contains("enemy ZOC") && !self.is_goal(rules, state, side, to) {
                     v -= 0.4;
                 }
                 if label.contains("disorganized") {
@@ -375,11 +457,21 @@ impl GcacwHeuristics {
                 };
                 target.map_or(-1.0, |t| {
                     let a = combat::assess(rules, state, &Attack::march(rules, state, u, t, ty));
-                    let goal = if self.is_goal(state, side, t) { 1.0 } else { 0.0 };
+                    let goal = if self.is_goal(rules, state, side, t) { 1.0 } else { 0.0 };
                     Self::attack_value(&a) + goal - 0.2
                 })
             }
-            "blockhouse" => 1.0,
+            // HSN Sc 5 Blockhouse Table: the label gives the chance to destroy it ("destroys it on
+            // N in 6"); the best attack type wins, and any is better than walking past.
+            "blockhouse" => {
+                let chance = label
+                    .split("destroys it on ")
+                    .nth(1)
+                    .and_then(|r| r.split_whitespace().next())
+                    .and_then(|n| n.parse::<f64>().ok())
+                    .map_or(0.5, |n| n / 6.0);
+                1.0 + 2.0 * chance
+            }
             _ => -0.5,
         }
     }
@@ -474,7 +566,9 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                             let gap = self.gap_now(rules, state, u);
                             let fatigue = f64::from(state.units[u].fatigue);
                             if gap > 0.0 {
-                                1.0 + 0.1 * gap.min(8.0) - 0.2 * fatigue - Self::extended_cost(rules, state, u)
+                                1.0 + 0.1 * gap.min(12.0)
+                                    - 0.2 * fatigue * Self::caution(rules, state)
+                                    - Self::extended_cost(rules, state, u)
                             } else {
                                 -1.0
                             }
@@ -499,8 +593,8 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                         "done" | "cancel" => 1.0,
                         _ => 0.0,
                     },
-                    "rail-move" => match &state.stage {
-                        Stage::RailMove { unit: u } => match arg.parse::<Hex>() {
+                    "rail-move" | "rail-march" => match &state.stage {
+                        Stage::RailMove { unit: u } | Stage::RailMarch { unit: u } => match arg.parse::<Hex>() {
                             Ok(to) => 0.05 - self.gap(rules, state, *u, to).unwrap_or(0.0),
                             Err(_) => -self.gap_now(rules, state, *u),
                         },
@@ -512,7 +606,7 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                         _ => -1.0,
                     },
                     "assault-target" => {
-                        arg.parse::<Hex>().map_or(0.0, |t| if self.is_goal(state, side, t) { 1.0 } else { 0.5 })
+                        arg.parse::<Hex>().map_or(0.0, |t| if self.is_goal(rules, state, side, t) { 1.0 } else { 0.5 })
                     }
                     "grand-offer" => match verb {
                         "no-grand" => 1.0,
