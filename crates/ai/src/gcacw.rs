@@ -558,7 +558,17 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                             _ => None,
                         }),
                     ) {
-                        ("force-march", Some(u)) => 0.4 + 0.04 * self.gap_now(rules, state, u),
+                        // Worth its disorder and Manpower risk when the objective is far, and on
+                        // the last turn whenever the march falls short of it.
+                        ("force-march", Some(u)) => {
+                            let gap = self.gap_now(rules, state, u);
+                            let weak = if state.units[u].manpower <= 1 { 1.0 } else { 0.0 };
+                            if Self::caution(rules, state) < 1.0 && gap > 0.0 {
+                                0.8 + 0.1 * gap - weak
+                            } else {
+                                0.4 + 0.04 * gap
+                            }
+                        }
                         _ => 1.0,
                     },
                     "activate-select" => match (verb, unit) {
