@@ -186,7 +186,7 @@ impl GcacwHeuristics {
 
     /// How far `hex` is from being near enough to `o` for a unit of type `mover`, in hexes of
     /// march (movement points on the empty map over [`MP_PER_HEX`], less `within`).
-    fn gap_to(rules: &Gcacw, o: &Objective, mover: CounterType, hex: Hex) -> f64 {
+    fn gap_to(rules: &Gcacw, state: &State, o: &Objective, mover: CounterType, hex: Hex) -> f64 {
         let near = o.hexes.iter().map(|&h| h.distance(hex)).min().unwrap_or(u16::MAX);
         if o.within > 0 && near <= o.within {
             return 0.0;
@@ -194,7 +194,7 @@ impl GcacwHeuristics {
         // Not near enough in hexes is never near enough, however cheap the road there: half a
         // hex of gap per hex short (the movement points alone can reach 0 one hex too far).
         let short = if o.within > 0 { 0.5 * f64::from(near.saturating_sub(o.within)) } else { 0.0 };
-        let field = distance_field(rules, o.side, mover, &o.hexes);
+        let field = distance_field(rules, Weather::of(rules, state), o.side, mover, &o.hexes);
         let map = rules.map();
         let mp = map.index(hex).and_then(|i| field.get(i).copied()).unwrap_or(u32::MAX);
         let hexes = if mp == u32::MAX {
@@ -215,7 +215,7 @@ impl GcacwHeuristics {
                 v != u
                     && (u_gap > 0.0 || v < u)
                     && Self::counts(rules, state, o, v)
-                    && Self::gap_to(rules, o, rules.unit_type(state, v), h) == 0.0
+                    && Self::gap_to(rules, state, o, rules.unit_type(state, v), h) == 0.0
             })
     }
 
@@ -225,11 +225,11 @@ impl GcacwHeuristics {
         let hex = state.units[u].hex?;
         let mover = rules.unit_type(state, u);
         let open = |o: &&Objective| {
-            Self::counts(rules, state, o, u) && !Self::held_by_another(rules, state, o, u, Self::gap_to(rules, o, mover, hex))
+            Self::counts(rules, state, o, u) && !Self::held_by_another(rules, state, o, u, Self::gap_to(rules, state, o, mover, hex))
         };
         self.active(rules, state).filter(open).max_by(|a, b| {
-            let wa = a.vp / (1.0 + Self::gap_to(rules, a, mover, hex));
-            let wb = b.vp / (1.0 + Self::gap_to(rules, b, mover, hex));
+            let wa = a.vp / (1.0 + Self::gap_to(rules, state, a, mover, hex));
+            let wb = b.vp / (1.0 + Self::gap_to(rules, state, b, mover, hex));
             wa.total_cmp(&wb)
         })
     }
@@ -237,7 +237,7 @@ impl GcacwHeuristics {
     /// How far unit `u` would be from its objective if it stood in `hex` (`None`: no objective).
     fn gap(&self, rules: &Gcacw, state: &State, u: usize, hex: Hex) -> Option<f64> {
         let mover = rules.unit_type(state, u);
-        self.goal(rules, state, u).map(|o| Self::gap_to(rules, o, mover, hex))
+        self.goal(rules, state, u).map(|o| Self::gap_to(rules, state, o, mover, hex))
     }
 
     /// How far unit `u` is from its objective now (0 without one).
@@ -253,7 +253,7 @@ impl GcacwHeuristics {
             let gaps = rules
                 .on_map(state)
                 .filter(|&(u, _)| Self::counts(rules, state, o, u))
-                .map(|(u, hex)| Self::gap_to(rules, o, rules.unit_type(state, u), hex));
+                .map(|(u, hex)| Self::gap_to(rules, state, o, rules.unit_type(state, u), hex));
             if o.each {
                 total += gaps.map(|g| 0.5 * o.vp * closeness(g)).sum::<f64>();
             } else if let Some(g) = gaps.min_by(f64::total_cmp) {
@@ -654,41 +654,61 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
 /// goal hex, `u32::MAX` where none can be reached.
 type Field = Arc<Vec<u32>>;
 
-/// What a distance field is for: scenario, side, mover type, goal hexes.
-type FieldKey = (String, Side, u8, Vec<Hex>);
+/// What a distance field is for: scenario, weather, side, mover type, goal hexes.
+type FieldKey = (String, Weather, Side, u8, Vec<Hex>);
+
+/// The conditions that change movement costs over the whole map: rain (GCACW 12.0), winter
+/// weather (HSN-A 4.0) and rivers made unfordable by a scenario rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Weather {
+    rain: bool,
+    winter: bool,
+    fords_closed: bool,
+}
+
+impl Weather {
+    /// The weather of `state` now.
+    fn of(rules: &Gcacw, state: &State) -> Weather {
+        Weather {
+            rain: state.rain,
+            winter: state.campaign.winter_on(state.turn),
+            fords_closed: combat::unfordable(rules, state),
+        }
+    }
+}
 
 static FIELDS: OnceLock<Mutex<BTreeMap<FieldKey, Field>>> = OnceLock::new();
 
 /// The movement points a unit of type `mover` of `side` needs from each hex to the nearest of
-/// `goals`, on the scenario's map with no other unit on it, no rain and every bridge standing
-/// (GCACW 6.1, 6.2 costs through `movement::step`). Depends only on the scenario, so it is
-/// computed once per process and shared.
-fn distance_field(rules: &Gcacw, side: Side, mover: CounterType, goals: &[Hex]) -> Field {
+/// `goals`, on the scenario's map with no other unit on it, every bridge standing and the given
+/// weather (GCACW 6.1, 6.2, 12.0 costs through `movement::step`). Depends only on the scenario
+/// and the weather, so it is computed once per process for each and shared.
+fn distance_field(rules: &Gcacw, weather: Weather, side: Side, mover: CounterType, goals: &[Hex]) -> Field {
     let code = match mover {
         CounterType::Infantry => 0,
         CounterType::Cavalry => 1,
         CounterType::Wagon => 2,
         _ => 3,
     };
-    let key = (rules.scenario().id.clone(), side, code, goals.to_vec());
+    let key = (rules.scenario().id.clone(), weather, side, code, goals.to_vec());
     let cache = FIELDS.get_or_init(|| Mutex::new(BTreeMap::new()));
     if let Some(f) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return f;
     }
-    let field = Arc::new(compute_field(rules, side, mover, goals));
+    let field = Arc::new(compute_field(rules, weather, side, mover, goals));
     if let Ok(mut c) = cache.lock() {
         c.insert(key, field.clone());
     }
     field
 }
 
-fn compute_field(rules: &Gcacw, side: Side, mover: CounterType, goals: &[Hex]) -> Vec<u32> {
+fn compute_field(rules: &Gcacw, weather: Weather, side: Side, mover: CounterType, goals: &[Hex]) -> Vec<u32> {
     let map = rules.map();
     let n = map.index_len();
     let ctx = MoveContext {
         side,
         mover,
-        rain: false,
+        rain: weather.rain,
         enemy_zoc: vec![Zoc::None; n],
         occupant: vec![None; n],
         friendly_cv: vec![Half::ZERO; n],
@@ -697,8 +717,8 @@ fn compute_field(rules: &Gcacw, side: Side, mover: CounterType, goals: &[Hex]) -
         bridges: Default::default(),
         confined: None,
         wagon_bridge: 0,
-        fords_closed: false,
-        winter: false,
+        fords_closed: weather.fords_closed,
+        winter: weather.winter,
         forts: Vec::new(),
         barred: Vec::new(),
         // Turn 0: no rule limited to some turns applies to these once-per-process fields.
@@ -751,14 +771,14 @@ mod tests {
     fn distance_fields_follow_the_roads_to_franklin() {
         let (rules, _) = Gcacw::new(hsn().expect("data"), "hsn-3", Settings::default()).expect("hsn-3");
         let goals = ["4010".parse::<Hex>().expect("hex")];
-        let f = distance_field(&rules, Side::Union, CounterType::Infantry, &goals);
+        let f = distance_field(&rules, Weather::default(), Side::Union, CounterType::Infantry, &goals);
         let at = |h: &str| rules.map().index(h.parse::<Hex>().expect("hex")).map(|i| f[i]).expect("on the map");
         assert_eq!(at("4010"), 0, "Franklin itself");
         assert!(at("3910") < at("3010"), "next to Franklin is nearer than Spring Hill's way");
         assert!(at("3010") < at("2014"), "farther down the pike is farther");
         assert!(at("2014") < u32::MAX, "Columbia's side of the map reaches Franklin");
         // The same field, asked twice, is the one computed once.
-        assert!(Arc::ptr_eq(&f, &distance_field(&rules, Side::Union, CounterType::Infantry, &goals)));
+        assert!(Arc::ptr_eq(&f, &distance_field(&rules, Weather::default(), Side::Union, CounterType::Infantry, &goals)));
     }
 
     #[test]
