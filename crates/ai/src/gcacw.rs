@@ -227,11 +227,22 @@ impl GcacwHeuristics {
         let open = |o: &&Objective| {
             Self::counts(rules, state, o, u) && !Self::held_by_another(rules, state, o, u, Self::gap_to(rules, state, o, mover, hex))
         };
-        self.active(rules, state).filter(open).max_by(|a, b| {
-            let wa = a.vp / (1.0 + Self::gap_to(rules, state, a, mover, hex));
-            let wb = b.vp / (1.0 + Self::gap_to(rules, state, b, mover, hex));
-            wa.total_cmp(&wb)
-        })
+        let weight = |o: &Objective| {
+            Self::attainable(rules, state, o) * o.vp / (1.0 + Self::gap_to(rules, state, o, mover, hex))
+        };
+        self.active(rules, state).filter(open).max_by(|a, b| weight(a).total_cmp(&weight(b)))
+    }
+
+    /// How much of an objective's weight a unit can hope for: a fifth when the enemy holds every
+    /// goal hex of a place (it must be fought for, and a free objective is likelier to score),
+    /// else all.
+    fn attainable(rules: &Gcacw, state: &State, o: &Objective) -> f64 {
+        let held = |h: &Hex| rules.on_map(state).any(|(e, at)| at == *h && rules.unit_side(state, e) != o.side);
+        if o.region.is_none() && !o.hexes.is_empty() && o.hexes.iter().all(held) {
+            0.2
+        } else {
+            1.0
+        }
     }
 
     /// How far unit `u` would be from its objective if it stood in `hex` (`None`: no objective).
@@ -308,6 +319,23 @@ impl GcacwHeuristics {
             .sum()
     }
 
+    /// What driving the defenders out of `hex` is worth to `side` on top of the combat's own
+    /// result: the chance that they retreat (so the attackers may advance in) times the weight
+    /// of the best objective of `side` there, halved for the advance still to make and the
+    /// counterattack to come.
+    fn dislodge_value(&self, rules: &Gcacw, state: &State, side: Side, hex: Hex, a: &Assessment) -> f64 {
+        let vp = self
+            .active(rules, state)
+            .filter(|o| o.side == side && o.hexes.contains(&hex))
+            .map(|o| o.vp)
+            .fold(0.0, f64::max);
+        if vp == 0.0 {
+            return 0.0;
+        }
+        let out: f64 = a.rows.iter().filter(|r| r.cells.defender.retreat || r.cells.defender.rout).map(|r| r.probability).sum();
+        0.5 + 0.5 * out * vp
+    }
+
     /// Whether `hex` is a goal hex of any objective of `side` in force.
     fn is_goal(&self, rules: &Gcacw, state: &State, side: Side, hex: Hex) -> bool {
         self.active(rules, state).any(|o| o.side == side && o.hexes.contains(&hex))
@@ -327,7 +355,14 @@ impl GcacwHeuristics {
                 let tired = (0.3 * f64::from(unit.fatigue) + if unit.organized { 0.0 } else { 0.5 })
                     * Self::caution(rules, state);
                 let hunt = self.attack_chance(rules, state, u);
-                let base = if gap > 0.0 { 2.0 + 0.3 * gap.min(12.0) } else { 0.2 };
+                let base = if gap > 0.0 {
+                    2.0 + 0.3 * gap.min(12.0)
+                } else if self.on_blockhouse(rules, state, u) {
+                    // A march that starts in a blockhouse hex may attack it.
+                    2.5
+                } else {
+                    0.2
+                };
                 base - tired + hunt - Self::extended_cost(rules, state, u)
             }),
             "entrench" => Self::unit(rules, arg).map_or(0.0, |u| {
@@ -404,6 +439,14 @@ impl GcacwHeuristics {
         }
     }
 
+    /// Whether unit `u` stands on a blockhouse its side wants destroyed.
+    fn on_blockhouse(&self, rules: &Gcacw, state: &State, u: usize) -> bool {
+        let side = rules.unit_side(state, u);
+        state.units[u].hex.is_some_and(|at| {
+            self.active(rules, state).any(|o| o.blockhouse && o.side == side && o.hexes.contains(&at))
+        })
+    }
+
     /// Whether a unit of the other side stands within `n` hexes of unit `u`.
     fn enemy_within(&self, rules: &Gcacw, state: &State, u: usize, n: u16) -> bool {
         let side = rules.unit_side(state, u);
@@ -457,8 +500,7 @@ impl GcacwHeuristics {
                 };
                 target.map_or(-1.0, |t| {
                     let a = combat::assess(rules, state, &Attack::march(rules, state, u, t, ty));
-                    let goal = if self.is_goal(rules, state, side, t) { 1.0 } else { 0.0 };
-                    Self::attack_value(&a) + goal - 0.2
+                    Self::attack_value(&a) + self.dislodge_value(rules, state, side, t, &a) - 0.2
                 })
             }
             // HSN Sc 5 Blockhouse Table: the label gives the chance to destroy it ("destroys it on
@@ -575,7 +617,9 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                         ("march", Some(u)) => {
                             let gap = self.gap_now(rules, state, u);
                             let fatigue = f64::from(state.units[u].fatigue);
-                            if gap > 0.0 {
+                            if self.on_blockhouse(rules, state, u) {
+                                1.5
+                            } else if gap > 0.0 {
                                 1.0 + 0.1 * gap.min(12.0)
                                     - 0.2 * fatigue * Self::caution(rules, state)
                                     - Self::extended_cost(rules, state, u)
