@@ -481,6 +481,13 @@ impl GcacwHeuristics {
                     Some(g) => gap_now - g - 0.1,
                     None => -0.5,
                 };
+                // Already there: moving on into an empty goal hex makes room on the road for
+                // the units behind (a friendly-occupied hex costs them the road's rate).
+                let from = state.units[u].hex;
+                let crowded = |h: Hex| rules.on_map(state).any(|(o, at)| o != u && at == h && rules.unit_side(state, o) == side);
+                if gap_now == 0.0 && gap == Some(0.0) && from.is_some_and(crowded) && !crowded(to) {
+                    v += 0.2;
+                }
                 if label.contains("enemy ZOC") && !self.is_goal(rules, state, side, to) {
                     v -= 0.4;
                 }
