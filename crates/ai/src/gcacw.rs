@@ -718,12 +718,16 @@ pub struct Weather {
 }
 
 impl Weather {
-    /// The weather of `state` now.
+    /// The weather the objectives are judged in: winter as it is now, rain and closed fords
+    /// only on the scenario's last turn (they last the turn, and only the end scores; earlier
+    /// they would have units march on, at the risk of extended marches, from places that are
+    /// near enough in fair weather).
     fn of(rules: &Gcacw, state: &State) -> Weather {
+        let last = state.turn >= rules.scenario().turns;
         Weather {
-            rain: state.rain,
+            rain: last && state.rain,
             winter: state.campaign.winter_on(state.turn),
-            fords_closed: combat::unfordable(rules, state),
+            fords_closed: last && combat::unfordable(rules, state),
         }
     }
 }
