@@ -110,31 +110,38 @@ fn region_hexes(rules: &Gcacw, name: &str) -> Vec<Hex> {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Table {
+    /// Scenarios where every Manpower a wagon train loses scores for the enemy, extended and
+    /// force marches included.
+    #[serde(default)]
+    wagon_losses_score: Vec<String>,
     objective: Vec<Objective>,
 }
 
-static OBJECTIVES: OnceLock<Result<Vec<Objective>, String>> = OnceLock::new();
+static TABLE: OnceLock<Result<Table, String>> = OnceLock::new();
+
+fn table() -> Result<&'static Table, String> {
+    TABLE
+        .get_or_init(|| {
+            toml::from_str::<Table>(include_str!("../data/hsn.toml")).map_err(|e| format!("crates/ai/data/hsn.toml: {e}"))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
 
 /// Every objective of the Hood Strikes North table.
 ///
 /// # Errors
 /// The table does not parse (a bug caught by the tests: it is compiled in).
 pub fn objectives() -> Result<&'static [Objective], String> {
-    OBJECTIVES
-        .get_or_init(|| {
-            toml::from_str::<Table>(include_str!("../data/hsn.toml"))
-                .map(|t| t.objective)
-                .map_err(|e| format!("crates/ai/data/hsn.toml: {e}"))
-        })
-        .as_ref()
-        .map(Vec::as_slice)
-        .map_err(Clone::clone)
+    table().map(|t| t.objective.as_slice())
 }
 
 /// The heuristics of one GCACW scenario.
 #[derive(Clone, Debug)]
 pub struct GcacwHeuristics {
     objectives: Vec<Objective>,
+    /// Whether a wagon's Manpower lost on the march scores for the enemy.
+    wagon_losses_score: bool,
 }
 
 impl GcacwHeuristics {
@@ -151,7 +158,8 @@ impl GcacwHeuristics {
                 o.hexes.extend(region_hexes(rules, name));
             }
         }
-        GcacwHeuristics { objectives }
+        let wagon_losses_score = table().is_ok_and(|t| t.wagon_losses_score.contains(id));
+        GcacwHeuristics { objectives, wagon_losses_score }
     }
 
     /// The objectives in force now.
@@ -363,7 +371,7 @@ impl GcacwHeuristics {
                 } else {
                     0.2
                 };
-                base - tired + hunt - Self::extended_cost(rules, state, u)
+                base - tired + hunt - self.extended_cost(rules, state, u)
             }),
             "entrench" => Self::unit(rules, arg).map_or(0.0, |u| {
                 let near = self.enemy_within(rules, state, u, 4);
@@ -381,7 +389,7 @@ impl GcacwHeuristics {
                         rules.unit_side(state, u) == side
                             && h.distance(at) <= 3
                             && rules.commands(state, usize::from(state.leaders[l].counter), u)
-                            && Self::extended_cost(rules, state, u) == 0.0
+                            && self.extended_cost(rules, state, u) == 0.0
                             && self.gap_now(rules, state, u) > 0.0
                     })
                     .count();
@@ -416,7 +424,7 @@ impl GcacwHeuristics {
     /// 4, or on the exhausted side to 2 or more, GCACW 5.1) risks Manpower, all the more for a
     /// weak unit, and fatigue 4 most of all.
     /// On the scenario's last turn fatigue no longer matters, only the Manpower at risk.
-    fn extended_cost(rules: &Gcacw, state: &State, u: usize) -> f64 {
+    fn extended_cost(&self, rules: &Gcacw, state: &State, u: usize) -> f64 {
         let unit = &state.units[u];
         let after = unit.fatigue + 1;
         let extended = after >= 3 || (unit.exhausted && after >= 2);
@@ -425,6 +433,10 @@ impl GcacwHeuristics {
         }
         let weak = if unit.manpower <= 2 { 2.0 } else { 0.0 };
         let worst = if after >= 4 { 1.5 } else { 0.0 };
+        if self.wagon_losses_score && rules.unit_type(state, u) == CounterType::Wagon {
+            // Where a wagon's losses on the march score, they are never worth risking.
+            return 3.0 + weak + worst;
+        }
         (1.5 + weak + worst) * Self::caution(rules, state)
     }
 
@@ -611,7 +623,8 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                         // the last turn whenever the march falls short of it.
                         ("force-march", Some(u)) => {
                             let gap = self.gap_now(rules, state, u);
-                            let weak = if state.units[u].manpower <= 1 { 1.0 } else { 0.0 };
+                            let wagon = self.wagon_losses_score && rules.unit_type(state, u) == CounterType::Wagon;
+                            let weak = if state.units[u].manpower <= 1 || wagon { 1.0 } else { 0.0 };
                             if Self::caution(rules, state) < 1.0 && gap > 0.0 {
                                 0.8 + 0.1 * gap - weak
                             } else {
@@ -629,7 +642,7 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                             } else if gap > 0.0 {
                                 1.0 + 0.1 * gap.min(12.0)
                                     - 0.2 * fatigue * Self::caution(rules, state)
-                                    - Self::extended_cost(rules, state, u)
+                                    - self.extended_cost(rules, state, u)
                             } else {
                                 -1.0
                             }
