@@ -122,7 +122,8 @@ static TABLE: OnceLock<Result<Table, String>> = OnceLock::new();
 fn table() -> Result<&'static Table, String> {
     TABLE
         .get_or_init(|| {
-            toml::from_str::<Table>(include_str!("../data/hsn.toml")).map_err(|e| format!("crates/ai/data/hsn.toml: {e}"))
+            toml::from_str::<Table>(include_str!("../data/hsn.toml"))
+                .map_err(|e| format!("crates/ai/data/hsn.toml: {e}"))
         })
         .as_ref()
         .map_err(Clone::clone)
@@ -233,7 +234,8 @@ impl GcacwHeuristics {
         let hex = state.units[u].hex?;
         let mover = rules.unit_type(state, u);
         let open = |o: &&Objective| {
-            Self::counts(rules, state, o, u) && !Self::held_by_another(rules, state, o, u, Self::gap_to(rules, state, o, mover, hex))
+            Self::counts(rules, state, o, u)
+                && !Self::held_by_another(rules, state, o, u, Self::gap_to(rules, state, o, mover, hex))
         };
         let weight = |o: &Objective| {
             Self::attainable(rules, state, o) * o.vp / (1.0 + Self::gap_to(rules, state, o, mover, hex))
@@ -340,7 +342,8 @@ impl GcacwHeuristics {
         if vp == 0.0 {
             return 0.0;
         }
-        let out: f64 = a.rows.iter().filter(|r| r.cells.defender.retreat || r.cells.defender.rout).map(|r| r.probability).sum();
+        let out: f64 =
+            a.rows.iter().filter(|r| r.cells.defender.retreat || r.cells.defender.rout).map(|r| r.probability).sum();
         0.5 + 0.5 * out * vp
     }
 
@@ -496,7 +499,8 @@ impl GcacwHeuristics {
                 // Already there: moving on into an empty goal hex makes room on the road for
                 // the units behind (a friendly-occupied hex costs them the road's rate).
                 let from = state.units[u].hex;
-                let crowded = |h: Hex| rules.on_map(state).any(|(o, at)| o != u && at == h && rules.unit_side(state, o) == side);
+                let crowded =
+                    |h: Hex| rules.on_map(state).any(|(o, at)| o != u && at == h && rules.unit_side(state, o) == side);
                 if gap_now == 0.0 && gap == Some(0.0) && from.is_some_and(crowded) && !crowded(to) {
                     v += 0.2;
                 }
@@ -846,7 +850,10 @@ mod tests {
         assert!(at("3010") < at("2014"), "farther down the pike is farther");
         assert!(at("2014") < u32::MAX, "Columbia's side of the map reaches Franklin");
         // The same field, asked twice, is the one computed once.
-        assert!(Arc::ptr_eq(&f, &distance_field(&rules, Weather::default(), Side::Union, CounterType::Infantry, &goals)));
+        assert!(Arc::ptr_eq(
+            &f,
+            &distance_field(&rules, Weather::default(), Side::Union, CounterType::Infantry, &goals)
+        ));
     }
 
     #[test]
@@ -864,6 +871,108 @@ mod tests {
         for id in &caisson_gcacw::registry::HSN_IDS[..8] {
             assert!(all.iter().any(|o| o.scenario == *id), "{id} has no objectives");
         }
+    }
+
+    fn scenario(id: &str) -> (Gcacw, State, GcacwHeuristics) {
+        let (rules, state) = Gcacw::new(hsn().expect("data"), id, Settings::default()).expect("scenario");
+        let h = GcacwHeuristics::new(&rules);
+        (rules, state, h)
+    }
+
+    fn hex(h: &str) -> Hex {
+        h.parse().expect("hex")
+    }
+
+    #[test]
+    fn a_region_objective_covers_maury_county_south_of_the_duck() {
+        let (rules, state, h) = scenario("hsn-7");
+        let region = h.objectives.iter().find(|o| o.region.is_some()).expect("the hsn-7 region objective");
+        assert!(region.hexes.contains(&hex("1715")), "Columbia is south of the Duck");
+        assert!(!region.hexes.contains(&hex("1914")), "1914 is across the river");
+        assert!(region.hexes.len() > 50, "a county's worth of hexes: {}", region.hexes.len());
+        // A division across the river still has a way to go; one in Columbia has none.
+        let clayton = rules.unit_by_id("clayton").expect("clayton");
+        assert!(h.gap(&rules, &state, clayton, hex("1914")).expect("a goal") > 0.0);
+        assert_eq!(h.gap(&rules, &state, clayton, hex("1715")), Some(0.0));
+        let division = rules.unit_type(&state, clayton);
+        assert_eq!(GcacwHeuristics::gap_to(&rules, &state, region, division, hex("1716")), 0.0);
+        assert!(GcacwHeuristics::gap_to(&rules, &state, region, division, hex("1814")) > 0.0);
+    }
+
+    #[test]
+    fn a_place_one_unit_holds_frees_the_others_and_a_radius_is_counted_in_hexes() {
+        let (rules, mut state, h) = scenario("hsn-1");
+        let (cox, ruger) = (rules.unit_by_id("cox").expect("cox"), rules.unit_by_id("ruger").expect("ruger"));
+        // Ruger holds Columbia: Cox's business is only to be within 3 hexes of it.
+        let goal = h.goal(&rules, &state, cox).expect("a goal for Cox");
+        assert_eq!(goal.within, 3, "Cox heads for the radius, not for the hex Ruger holds");
+        assert!(h.goal(&rules, &state, ruger).is_some());
+        // Four hexes out along the pike is not within 3, however few movement points remain.
+        state.units[cox].hex = Some(hex("1518"));
+        assert_eq!(hex("1518").distance(hex("1715")), 4);
+        assert!(h.gap_now(&rules, &state, cox) > 0.0, "1518 is short of the radius");
+        state.units[cox].hex = Some(hex("1617"));
+        assert_eq!(h.gap_now(&rules, &state, cox), 0.0);
+    }
+
+    #[test]
+    fn moore_takes_the_railroad_towards_columbia() {
+        let (rules, state, h) = scenario("hsn-1");
+        let rail = h.action_prior(&rules, &state, Side::Union, "rail:o-moore");
+        let march = h.action_prior(&rules, &state, Side::Union, "march:o-moore");
+        assert!(rail > march, "rail {rail} against march {march}");
+    }
+
+    #[test]
+    fn a_unit_on_a_standing_blockhouse_marches_to_attack_it_and_a_destroyed_one_draws_no_one() {
+        let (rules, mut state, h) = scenario("hsn-5");
+        let armstrong = rules.unit_by_id("armstrong").expect("armstrong");
+        state.units[armstrong].hex = Some(hex("5424"));
+        let march = h.action_prior(&rules, &state, Side::Confederate, "march:armstrong");
+        let pass = h.action_prior(&rules, &state, Side::Confederate, "pass");
+        assert!(march > pass, "march {march} against pass {pass}");
+        let goal = h.goal(&rules, &state, armstrong).expect("a goal");
+        assert!(goal.blockhouse && goal.hexes == [hex("5424")], "{goal:?}");
+        state.flags.insert(format!("{}5424", victory::BLOCKHOUSE_DESTROYED), 1);
+        assert!(h.active(&rules, &state).all(|o| !o.hexes.contains(&hex("5424"))));
+        assert!(h.action_prior(&rules, &state, Side::Confederate, "march:armstrong") < march);
+    }
+
+    #[test]
+    fn divisions_two_turns_from_the_duck_march_towards_it() {
+        use crate::search::{decide, Level, Sim};
+        use caisson_kernel::{random_choice, Dice};
+        let (rules, state, h) = scenario("hsn-7");
+        let divisions: Vec<usize> = rules
+            .on_map(&state)
+            .filter(|&(u, _)| rules.unit_side(&state, u) == Side::Confederate)
+            .filter(|&(u, _)| {
+                let c = rules.unit_counter(&state, u);
+                c.ty == CounterType::Infantry && c.size == "division"
+            })
+            .map(|(u, _)| u)
+            .collect();
+        assert_eq!(divisions.len(), 8);
+        let before: Vec<f64> = divisions.iter().map(|&u| h.gap_now(&rules, &state, u)).collect();
+        assert!(before.iter().all(|&g| g > 5.0), "they start far from the Duck: {before:?}");
+        // The AI plays the Confederates against random Union play through Turn 1.
+        let mut sim = Sim::new(&rules, state, 7);
+        let mut n = 0u64;
+        while let Some(d) = sim.settle() {
+            if sim.state.turn > 1 {
+                break;
+            }
+            n += 1;
+            let id = if d.side == Side::Confederate.id() {
+                decide(&rules, &sim.state, &d, &h, Level::Easy, n)
+            } else {
+                random_choice(&d, &mut Dice::new(n)).to_string()
+            };
+            assert!(sim.choose(&id), "{id} accepted");
+        }
+        let after: Vec<f64> = divisions.iter().map(|&u| h.gap_now(&rules, &sim.state, u)).collect();
+        let nearer = before.iter().zip(&after).filter(|(b, a)| *a + 3.0 < **b).count();
+        assert!(nearer >= 7, "divisions at least 3 hexes nearer after Turn 1: {nearer}; {before:?} → {after:?}");
     }
 
     #[test]
