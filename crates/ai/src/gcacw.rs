@@ -628,7 +628,7 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                         ("force-march", Some(u)) => {
                             let gap = self.gap_now(rules, state, u);
                             let wagon = self.wagon_losses_score && rules.unit_type(state, u) == CounterType::Wagon;
-                            let weak = if state.units[u].manpower <= 1 || wagon { 1.0 } else { 0.0 };
+                            let weak = if state.units[u].manpower <= 2 || wagon { 1.0 } else { 0.0 };
                             if Self::caution(rules, state) < 1.0 && gap > 0.0 {
                                 0.8 + 0.1 * gap - weak
                             } else {
