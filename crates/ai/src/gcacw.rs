@@ -686,6 +686,41 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                     "assault-target" => {
                         arg.parse::<Hex>().map_or(0.0, |t| if self.is_goal(rules, state, side, t) { 1.0 } else { 0.5 })
                     }
+                    // HSN-A 5.1 C, E: weak cavalry (Manpower 1) leaves the map for remounts and
+                    // comes back as soon as it may, with its leader; the others stay.
+                    "cavalry-off-map" => match (verb, unit) {
+                        ("off", Some(u)) if state.units[u].manpower <= 1 => 1.0,
+                        ("off", _) => -0.5,
+                        ("leader-off", _) => 0.5,
+                        _ => 0.0,
+                    },
+                    "cavalry-return" => match verb {
+                        "return" | "leader-return" => 1.0,
+                        _ => 0.0,
+                    },
+                    // HSN-A 7.2: one stronger unit beats a weak substitute beside it.
+                    "attach" => match verb {
+                        "attach" => 1.0,
+                        _ => 0.0,
+                    },
+                    // HSN Sc 9 Wagons: destroy as little as the action needs, the weakest first.
+                    "destroy-wagons" => match (verb, unit) {
+                        ("done", _) => 10.0,
+                        ("wagon", Some(u)) => -f64::from(state.units[u].manpower),
+                        _ => 0.0,
+                    },
+                    // HSN-A 2.2: a Night March (two Action Phases of marches) while units of the
+                    // side are still far from their objectives.
+                    "night-march" => {
+                        let far = rules
+                            .on_map(state)
+                            .filter(|&(u, _)| rules.unit_side(state, u) == side && self.gap_now(rules, state, u) > 3.0)
+                            .count();
+                        match (verb, far >= 2) {
+                            ("night-march", true) | ("normal-action", false) => 1.0,
+                            _ => 0.0,
+                        }
+                    }
                     "grand-offer" => match verb {
                         "no-grand" => 1.0,
                         _ => 0.0,
@@ -936,6 +971,29 @@ mod tests {
         state.flags.insert(format!("{}5424", victory::BLOCKHOUSE_DESTROYED), 1);
         assert!(h.active(&rules, &state).all(|o| !o.hexes.contains(&hex("5424"))));
         assert!(h.action_prior(&rules, &state, Side::Confederate, "march:armstrong") < march);
+    }
+
+    #[test]
+    fn scenario_9_decisions_bring_cavalry_back_and_destroy_few_wagons() {
+        use caisson_kernel::Choice;
+        let (rules, state, h) = scenario("hsn-1");
+        let decide = |kind: &str, ids: &[&str]| {
+            let d = Decision {
+                side: Side::Union.id().into(),
+                kind: kind.into(),
+                prompt: String::new(),
+                options: ids.iter().map(|id| Choice::new(*id, *id)).collect(),
+            };
+            let p = h.priors(&rules, &state, &d);
+            let best = (0..p.len()).max_by(|&a, &b| p[a].total_cmp(&p[b])).expect("options");
+            ids[best].to_string()
+        };
+        assert_eq!(decide("cavalry-return", &["done", "return:cox:1220"]), "return:cox:1220");
+        assert_eq!(decide("destroy-wagons", &["wagon:cox", "wagon:ruger"]), "wagon:ruger", "the weakest");
+        assert_eq!(decide("destroy-wagons", &["wagon:cox", "done"]), "done", "no more than needed");
+        assert_eq!(decide("attach", &["done", "attach:ruger:cox"]), "attach:ruger:cox");
+        // A strong unit (Cox, Manpower 11) stays on the map rather than leave it for remounts.
+        assert_eq!(decide("cavalry-off-map", &["off:cox", "done"]), "done");
     }
 
     #[test]
