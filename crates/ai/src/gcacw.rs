@@ -84,36 +84,65 @@ pub struct Objective {
     /// The last turn it counts.
     #[serde(default)]
     pub until: Option<u16>,
+    /// A named area whose every hex is a goal hex, resolved on the scenario's map:
+    /// `maury-south-of-duck` (Maury County south of the Duck River).
+    #[serde(default)]
+    pub region: Option<String>,
+    /// It counts only while a blockhouse marker stands in one of its hexes (HSN Sc 5 Union
+    /// Blockhouses: destroying one scores).
+    #[serde(default)]
+    pub blockhouse: bool,
+}
+
+/// The hexes of a named area of `rules`' map (empty for a name it does not know).
+fn region_hexes(rules: &Gcacw, name: &str) -> Vec<Hex> {
+    let map = rules.map();
+    (0..map.index_len())
+        .map(|i| map.hex_at(i))
+        .filter(|&h| map.contains(h))
+        .filter(|&h| match name {
+            "maury-south-of-duck" => map.county(h) == Some("Maury") && rules.south_of_duck(h),
+            _ => false,
+        })
+        .collect()
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Table {
+    /// Scenarios where every Manpower a wagon train loses scores for the enemy, extended and
+    /// force marches included.
+    #[serde(default)]
+    wagon_losses_score: Vec<String>,
     objective: Vec<Objective>,
 }
 
-static OBJECTIVES: OnceLock<Result<Vec<Objective>, String>> = OnceLock::new();
+static TABLE: OnceLock<Result<Table, String>> = OnceLock::new();
+
+fn table() -> Result<&'static Table, String> {
+    TABLE
+        .get_or_init(|| {
+            toml::from_str::<Table>(include_str!("../data/hsn.toml"))
+                .map_err(|e| format!("crates/ai/data/hsn.toml: {e}"))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
 
 /// Every objective of the Hood Strikes North table.
 ///
 /// # Errors
 /// The table does not parse (a bug caught by the tests: it is compiled in).
 pub fn objectives() -> Result<&'static [Objective], String> {
-    OBJECTIVES
-        .get_or_init(|| {
-            toml::from_str::<Table>(include_str!("../data/hsn.toml"))
-                .map(|t| t.objective)
-                .map_err(|e| format!("crates/ai/data/hsn.toml: {e}"))
-        })
-        .as_ref()
-        .map(Vec::as_slice)
-        .map_err(Clone::clone)
+    table().map(|t| t.objective.as_slice())
 }
 
 /// The heuristics of one GCACW scenario.
 #[derive(Clone, Debug)]
 pub struct GcacwHeuristics {
     objectives: Vec<Objective>,
+    /// Whether a wagon's Manpower lost on the march scores for the enemy.
+    wagon_losses_score: bool,
 }
 
 impl GcacwHeuristics {
@@ -122,14 +151,30 @@ impl GcacwHeuristics {
     #[must_use]
     pub fn new(rules: &Gcacw) -> GcacwHeuristics {
         let id = &rules.scenario().id;
-        let objectives = objectives().map(|all| all.iter().filter(|o| &o.scenario == id).cloned().collect());
-        GcacwHeuristics { objectives: objectives.unwrap_or_default() }
+        let objectives: Result<Vec<Objective>, String> =
+            objectives().map(|all| all.iter().filter(|o| &o.scenario == id).cloned().collect());
+        let mut objectives = objectives.unwrap_or_default();
+        for o in &mut objectives {
+            if let Some(name) = &o.region {
+                o.hexes.extend(region_hexes(rules, name));
+            }
+        }
+        let wagon_losses_score = table().is_ok_and(|t| t.wagon_losses_score.contains(id));
+        GcacwHeuristics { objectives, wagon_losses_score }
     }
 
     /// The objectives in force now.
-    fn active<'a>(&'a self, state: &State) -> impl Iterator<Item = &'a Objective> + 'a {
+    fn active(&self, rules: &Gcacw, state: &State) -> std::vec::IntoIter<&Objective> {
         let turn = state.turn;
-        self.objectives.iter().filter(move |o| o.until.is_none_or(|t| turn <= t))
+        let standing: Vec<Hex> = if self.objectives.iter().any(|o| o.blockhouse) {
+            caisson_gcacw::blockhouse::standing(rules, state).into_iter().map(|(h, _)| h).collect()
+        } else {
+            Vec::new()
+        };
+        let live = self.objectives.iter().filter(|o| {
+            o.until.is_none_or(|t| turn <= t) && (!o.blockhouse || o.hexes.iter().any(|h| standing.contains(h)))
+        });
+        live.collect::<Vec<_>>().into_iter()
     }
 
     /// Whether unit `u` counts for objective `o`.
@@ -150,12 +195,15 @@ impl GcacwHeuristics {
 
     /// How far `hex` is from being near enough to `o` for a unit of type `mover`, in hexes of
     /// march (movement points on the empty map over [`MP_PER_HEX`], less `within`).
-    fn gap_to(rules: &Gcacw, o: &Objective, mover: CounterType, hex: Hex) -> f64 {
+    fn gap_to(rules: &Gcacw, state: &State, o: &Objective, mover: CounterType, hex: Hex) -> f64 {
         let near = o.hexes.iter().map(|&h| h.distance(hex)).min().unwrap_or(u16::MAX);
         if o.within > 0 && near <= o.within {
             return 0.0;
         }
-        let field = distance_field(rules, o.side, mover, &o.hexes);
+        // Not near enough in hexes is never near enough, however cheap the road there: half a
+        // hex of gap per hex short (the movement points alone can reach 0 one hex too far).
+        let short = if o.within > 0 { 0.5 * f64::from(near.saturating_sub(o.within)) } else { 0.0 };
+        let field = distance_field(rules, Weather::of(rules, state), o.side, mover, &o.hexes);
         let map = rules.map();
         let mp = map.index(hex).and_then(|i| field.get(i).copied()).unwrap_or(u32::MAX);
         let hexes = if mp == u32::MAX {
@@ -164,24 +212,53 @@ impl GcacwHeuristics {
         } else {
             f64::from(mp.saturating_sub(2 * u32::from(o.within_mp))) / 2.0 / MP_PER_HEX
         };
-        (hexes - f64::from(o.within)).max(0.0)
+        (hexes - f64::from(o.within)).max(short).max(0.0)
     }
 
-    /// The objective unit `u` should head for, if any: the best weight for the distance.
+    /// Whether another unit than `u` already meets objective `o`, which only one unit needs
+    /// (not `each`): then `u` has no reason to go there. Of two units meeting it, the first keeps
+    /// it and the other is free.
+    fn held_by_another(rules: &Gcacw, state: &State, o: &Objective, u: usize, u_gap: f64) -> bool {
+        !o.each
+            && rules.on_map(state).any(|(v, h)| {
+                v != u
+                    && (u_gap > 0.0 || v < u)
+                    && Self::counts(rules, state, o, v)
+                    && Self::gap_to(rules, state, o, rules.unit_type(state, v), h) == 0.0
+            })
+    }
+
+    /// The objective unit `u` should head for, if any: the best weight for the distance, among
+    /// those no other unit already meets for it.
     fn goal(&self, rules: &Gcacw, state: &State, u: usize) -> Option<&Objective> {
         let hex = state.units[u].hex?;
-        self.active(state).filter(|o| Self::counts(rules, state, o, u)).max_by(|a, b| {
-            let mover = rules.unit_type(state, u);
-            let wa = a.vp / (1.0 + Self::gap_to(rules, a, mover, hex));
-            let wb = b.vp / (1.0 + Self::gap_to(rules, b, mover, hex));
-            wa.total_cmp(&wb)
-        })
+        let mover = rules.unit_type(state, u);
+        let open = |o: &&Objective| {
+            Self::counts(rules, state, o, u)
+                && !Self::held_by_another(rules, state, o, u, Self::gap_to(rules, state, o, mover, hex))
+        };
+        let weight = |o: &Objective| {
+            Self::attainable(rules, state, o) * o.vp / (1.0 + Self::gap_to(rules, state, o, mover, hex))
+        };
+        self.active(rules, state).filter(open).max_by(|a, b| weight(a).total_cmp(&weight(b)))
+    }
+
+    /// How much of an objective's weight a unit can hope for: a fifth when the enemy holds every
+    /// goal hex of a place (it must be fought for, and a free objective is likelier to score),
+    /// else all.
+    fn attainable(rules: &Gcacw, state: &State, o: &Objective) -> f64 {
+        let held = |h: &Hex| rules.on_map(state).any(|(e, at)| at == *h && rules.unit_side(state, e) != o.side);
+        if o.region.is_none() && !o.hexes.is_empty() && o.hexes.iter().all(held) {
+            0.2
+        } else {
+            1.0
+        }
     }
 
     /// How far unit `u` would be from its objective if it stood in `hex` (`None`: no objective).
     fn gap(&self, rules: &Gcacw, state: &State, u: usize, hex: Hex) -> Option<f64> {
         let mover = rules.unit_type(state, u);
-        self.goal(rules, state, u).map(|o| Self::gap_to(rules, o, mover, hex))
+        self.goal(rules, state, u).map(|o| Self::gap_to(rules, state, o, mover, hex))
     }
 
     /// How far unit `u` is from its objective now (0 without one).
@@ -193,11 +270,11 @@ impl GcacwHeuristics {
     fn pull(&self, rules: &Gcacw, state: &State, side: Side) -> f64 {
         let closeness = |gap: f64| (1.0 - gap / PULL_RANGE).max(0.0);
         let mut total = 0.0;
-        for o in self.active(state).filter(|o| o.side == side) {
+        for o in self.active(rules, state).filter(|o| o.side == side) {
             let gaps = rules
                 .on_map(state)
                 .filter(|&(u, _)| Self::counts(rules, state, o, u))
-                .map(|(u, hex)| Self::gap_to(rules, o, rules.unit_type(state, u), hex));
+                .map(|(u, hex)| Self::gap_to(rules, state, o, rules.unit_type(state, u), hex));
             if o.each {
                 total += gaps.map(|g| 0.5 * o.vp * closeness(g)).sum::<f64>();
             } else if let Some(g) = gaps.min_by(f64::total_cmp) {
@@ -252,9 +329,27 @@ impl GcacwHeuristics {
             .sum()
     }
 
+    /// What driving the defenders out of `hex` is worth to `side` on top of the combat's own
+    /// result: the chance that they retreat (so the attackers may advance in) times the weight
+    /// of the best objective of `side` there, halved for the advance still to make and the
+    /// counterattack to come.
+    fn dislodge_value(&self, rules: &Gcacw, state: &State, side: Side, hex: Hex, a: &Assessment) -> f64 {
+        let vp = self
+            .active(rules, state)
+            .filter(|o| o.side == side && o.hexes.contains(&hex))
+            .map(|o| o.vp)
+            .fold(0.0, f64::max);
+        if vp == 0.0 {
+            return 0.0;
+        }
+        let out: f64 =
+            a.rows.iter().filter(|r| r.cells.defender.retreat || r.cells.defender.rout).map(|r| r.probability).sum();
+        0.5 + 0.5 * out * vp
+    }
+
     /// Whether `hex` is a goal hex of any objective of `side` in force.
-    fn is_goal(&self, state: &State, side: Side, hex: Hex) -> bool {
-        self.active(state).any(|o| o.side == side && o.hexes.contains(&hex))
+    fn is_goal(&self, rules: &Gcacw, state: &State, side: Side, hex: Hex) -> bool {
+        self.active(rules, state).any(|o| o.side == side && o.hexes.contains(&hex))
     }
 
     fn unit(rules: &Gcacw, id: &str) -> Option<usize> {
@@ -268,10 +363,18 @@ impl GcacwHeuristics {
             "march" => Self::unit(rules, arg).map_or(0.0, |u| {
                 let unit = &state.units[u];
                 let gap = self.gap_now(rules, state, u);
-                let tired = 0.3 * f64::from(unit.fatigue) + if unit.organized { 0.0 } else { 0.5 };
+                let tired = (0.3 * f64::from(unit.fatigue) + if unit.organized { 0.0 } else { 0.5 })
+                    * Self::caution(rules, state);
                 let hunt = self.attack_chance(rules, state, u);
-                let base = if gap > 0.0 { 2.0 + 0.3 * gap.min(8.0) } else { 0.2 };
-                base - tired + hunt - Self::extended_cost(rules, state, u)
+                let base = if gap > 0.0 {
+                    2.0 + 0.3 * gap.min(12.0)
+                } else if self.on_blockhouse(rules, state, u) {
+                    // A march that starts in a blockhouse hex may attack it.
+                    2.5
+                } else {
+                    0.2
+                };
+                base - tired + hunt - self.extended_cost(rules, state, u)
             }),
             "entrench" => Self::unit(rules, arg).map_or(0.0, |u| {
                 let near = self.enemy_within(rules, state, u, 4);
@@ -289,7 +392,7 @@ impl GcacwHeuristics {
                         rules.unit_side(state, u) == side
                             && h.distance(at) <= 3
                             && rules.commands(state, usize::from(state.leaders[l].counter), u)
-                            && Self::extended_cost(rules, state, u) == 0.0
+                            && self.extended_cost(rules, state, u) == 0.0
                             && self.gap_now(rules, state, u) > 0.0
                     })
                     .count();
@@ -300,7 +403,22 @@ impl GcacwHeuristics {
                 }
             }),
             "assault" => 0.9,
-            "burn" | "rail" | "arrive" | "consolidate" => 1.2,
+            "rail" | "rail-march" => Self::unit(rules, arg).map_or(0.0, |u| {
+                let to = if verb == "rail" {
+                    caisson_gcacw::rail::destinations(rules, state, u)
+                } else {
+                    caisson_gcacw::rail::rail_march_destinations(rules, state, u)
+                };
+                let best = to.into_iter().filter_map(|h| self.gap(rules, state, u, h)).min_by(f64::total_cmp);
+                let gain = best.map_or(0.0, |g| self.gap_now(rules, state, u) - g);
+                // A ride that saves more than a march would is worth more than a march.
+                if gain > 3.0 {
+                    2.5 + 0.3 * gain.min(20.0)
+                } else {
+                    0.3
+                }
+            }),
+            "burn" | "arrive" | "consolidate" => 1.2,
             _ => 0.5,
         }
     }
@@ -309,7 +427,7 @@ impl GcacwHeuristics {
     /// 4, or on the exhausted side to 2 or more, GCACW 5.1) risks Manpower, all the more for a
     /// weak unit, and fatigue 4 most of all.
     /// On the scenario's last turn fatigue no longer matters, only the Manpower at risk.
-    fn extended_cost(rules: &Gcacw, state: &State, u: usize) -> f64 {
+    fn extended_cost(&self, rules: &Gcacw, state: &State, u: usize) -> f64 {
         let unit = &state.units[u];
         let after = unit.fatigue + 1;
         let extended = after >= 3 || (unit.exhausted && after >= 2);
@@ -318,8 +436,30 @@ impl GcacwHeuristics {
         }
         let weak = if unit.manpower <= 2 { 2.0 } else { 0.0 };
         let worst = if after >= 4 { 1.5 } else { 0.0 };
-        let last_turn = state.turn >= rules.scenario().turns;
-        (1.5 + weak + worst) * if last_turn { 0.4 } else { 1.0 }
+        if self.wagon_losses_score && rules.unit_type(state, u) == CounterType::Wagon {
+            // Where a wagon's losses on the march score, they are never worth risking.
+            return 3.0 + weak + worst;
+        }
+        (1.5 + weak + worst) * Self::caution(rules, state)
+    }
+
+    /// How much fatigue and the risks of an extended march weigh against a march: fully while
+    /// turns remain to recover, a quarter on the scenario's last turn, when only where the units
+    /// stand at the end still scores.
+    fn caution(rules: &Gcacw, state: &State) -> f64 {
+        if state.turn >= rules.scenario().turns {
+            0.25
+        } else {
+            1.0
+        }
+    }
+
+    /// Whether unit `u` stands on a blockhouse its side wants destroyed.
+    fn on_blockhouse(&self, rules: &Gcacw, state: &State, u: usize) -> bool {
+        let side = rules.unit_side(state, u);
+        state.units[u].hex.is_some_and(|at| {
+            self.active(rules, state).any(|o| o.blockhouse && o.side == side && o.hexes.contains(&at))
+        })
     }
 
     /// Whether a unit of the other side stands within `n` hexes of unit `u`.
@@ -356,7 +496,15 @@ impl GcacwHeuristics {
                     Some(g) => gap_now - g - 0.1,
                     None => -0.5,
                 };
-                if label.contains("enemy ZOC") && !self.is_goal(state, side, to) {
+                // Already there: moving on into an empty goal hex makes room on the road for
+                // the units behind (a friendly-occupied hex costs them the road's rate).
+                let from = state.units[u].hex;
+                let crowded =
+                    |h: Hex| rules.on_map(state).any(|(o, at)| o != u && at == h && rules.unit_side(state, o) == side);
+                if gap_now == 0.0 && gap == Some(0.0) && from.is_some_and(crowded) && !crowded(to) {
+                    v += 0.2;
+                }
+                if label.contains("enemy ZOC") && !self.is_goal(rules, state, side, to) {
                     v -= 0.4;
                 }
                 if label.contains("disorganized") {
@@ -375,11 +523,20 @@ impl GcacwHeuristics {
                 };
                 target.map_or(-1.0, |t| {
                     let a = combat::assess(rules, state, &Attack::march(rules, state, u, t, ty));
-                    let goal = if self.is_goal(state, side, t) { 1.0 } else { 0.0 };
-                    Self::attack_value(&a) + goal - 0.2
+                    Self::attack_value(&a) + self.dislodge_value(rules, state, side, t, &a) - 0.2
                 })
             }
-            "blockhouse" => 1.0,
+            // HSN Sc 5 Blockhouse Table: the label gives the chance to destroy it ("destroys it on
+            // N in 6"); the best attack type wins, and any is better than walking past.
+            "blockhouse" => {
+                let chance = label
+                    .split("destroys it on ")
+                    .nth(1)
+                    .and_then(|r| r.split_whitespace().next())
+                    .and_then(|n| n.parse::<f64>().ok())
+                    .map_or(0.5, |n| n / 6.0);
+                1.0 + 2.0 * chance
+            }
             _ => -0.5,
         }
     }
@@ -466,15 +623,30 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                             _ => None,
                         }),
                     ) {
-                        ("force-march", Some(u)) => 0.4 + 0.04 * self.gap_now(rules, state, u),
+                        // Worth its disorder and Manpower risk when the objective is far, and on
+                        // the last turn whenever the march falls short of it.
+                        ("force-march", Some(u)) => {
+                            let gap = self.gap_now(rules, state, u);
+                            let wagon = self.wagon_losses_score && rules.unit_type(state, u) == CounterType::Wagon;
+                            let weak = if state.units[u].manpower <= 2 || wagon { 1.0 } else { 0.0 };
+                            if Self::caution(rules, state) < 1.0 && gap > 0.0 {
+                                0.8 + 0.1 * gap - weak
+                            } else {
+                                0.4 + 0.04 * gap
+                            }
+                        }
                         _ => 1.0,
                     },
                     "activate-select" => match (verb, unit) {
                         ("march", Some(u)) => {
                             let gap = self.gap_now(rules, state, u);
                             let fatigue = f64::from(state.units[u].fatigue);
-                            if gap > 0.0 {
-                                1.0 + 0.1 * gap.min(8.0) - 0.2 * fatigue - Self::extended_cost(rules, state, u)
+                            if self.on_blockhouse(rules, state, u) {
+                                1.5
+                            } else if gap > 0.0 {
+                                1.0 + 0.1 * gap.min(12.0)
+                                    - 0.2 * fatigue * Self::caution(rules, state)
+                                    - self.extended_cost(rules, state, u)
                             } else {
                                 -1.0
                             }
@@ -499,8 +671,8 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                         "done" | "cancel" => 1.0,
                         _ => 0.0,
                     },
-                    "rail-move" => match &state.stage {
-                        Stage::RailMove { unit: u } => match arg.parse::<Hex>() {
+                    "rail-move" | "rail-march" => match &state.stage {
+                        Stage::RailMove { unit: u } | Stage::RailMarch { unit: u } => match arg.parse::<Hex>() {
                             Ok(to) => 0.05 - self.gap(rules, state, *u, to).unwrap_or(0.0),
                             Err(_) => -self.gap_now(rules, state, *u),
                         },
@@ -512,7 +684,42 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                         _ => -1.0,
                     },
                     "assault-target" => {
-                        arg.parse::<Hex>().map_or(0.0, |t| if self.is_goal(state, side, t) { 1.0 } else { 0.5 })
+                        arg.parse::<Hex>().map_or(0.0, |t| if self.is_goal(rules, state, side, t) { 1.0 } else { 0.5 })
+                    }
+                    // HSN-A 5.1 C, E: weak cavalry (Manpower 1) leaves the map for remounts and
+                    // comes back as soon as it may, with its leader; the others stay.
+                    "cavalry-off-map" => match (verb, unit) {
+                        ("off", Some(u)) if state.units[u].manpower <= 1 => 1.0,
+                        ("off", _) => -0.5,
+                        ("leader-off", _) => 0.5,
+                        _ => 0.0,
+                    },
+                    "cavalry-return" => match verb {
+                        "return" | "leader-return" => 1.0,
+                        _ => 0.0,
+                    },
+                    // HSN-A 7.2: one stronger unit beats a weak substitute beside it.
+                    "attach" => match verb {
+                        "attach" => 1.0,
+                        _ => 0.0,
+                    },
+                    // HSN Sc 9 Wagons: destroy as little as the action needs, the weakest first.
+                    "destroy-wagons" => match (verb, unit) {
+                        ("done", _) => 10.0,
+                        ("wagon", Some(u)) => -f64::from(state.units[u].manpower),
+                        _ => 0.0,
+                    },
+                    // HSN-A 2.2: a Night March (two Action Phases of marches) while units of the
+                    // side are still far from their objectives.
+                    "night-march" => {
+                        let far = rules
+                            .on_map(state)
+                            .filter(|&(u, _)| rules.unit_side(state, u) == side && self.gap_now(rules, state, u) > 3.0)
+                            .count();
+                        match (verb, far >= 2) {
+                            ("night-march", true) | ("normal-action", false) => 1.0,
+                            _ => 0.0,
+                        }
                     }
                     "grand-offer" => match verb {
                         "no-grand" => 1.0,
@@ -550,41 +757,65 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
 /// goal hex, `u32::MAX` where none can be reached.
 type Field = Arc<Vec<u32>>;
 
-/// What a distance field is for: scenario, side, mover type, goal hexes.
-type FieldKey = (String, Side, u8, Vec<Hex>);
+/// What a distance field is for: scenario, weather, side, mover type, goal hexes.
+type FieldKey = (String, Weather, Side, u8, Vec<Hex>);
+
+/// The conditions that change movement costs over the whole map: rain (GCACW 12.0), winter
+/// weather (HSN-A 4.0) and rivers made unfordable by a scenario rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Weather {
+    rain: bool,
+    winter: bool,
+    fords_closed: bool,
+}
+
+impl Weather {
+    /// The weather the objectives are judged in: winter as it is now, rain and closed fords
+    /// only on the scenario's last turn (they last the turn, and only the end scores; earlier
+    /// they would have units march on, at the risk of extended marches, from places that are
+    /// near enough in fair weather).
+    fn of(rules: &Gcacw, state: &State) -> Weather {
+        let last = state.turn >= rules.scenario().turns;
+        Weather {
+            rain: last && state.rain,
+            winter: state.campaign.winter_on(state.turn),
+            fords_closed: last && combat::unfordable(rules, state),
+        }
+    }
+}
 
 static FIELDS: OnceLock<Mutex<BTreeMap<FieldKey, Field>>> = OnceLock::new();
 
 /// The movement points a unit of type `mover` of `side` needs from each hex to the nearest of
-/// `goals`, on the scenario's map with no other unit on it, no rain and every bridge standing
-/// (GCACW 6.1, 6.2 costs through `movement::step`). Depends only on the scenario, so it is
-/// computed once per process and shared.
-fn distance_field(rules: &Gcacw, side: Side, mover: CounterType, goals: &[Hex]) -> Field {
+/// `goals`, on the scenario's map with no other unit on it, every bridge standing and the given
+/// weather (GCACW 6.1, 6.2, 12.0 costs through `movement::step`). Depends only on the scenario
+/// and the weather, so it is computed once per process for each and shared.
+fn distance_field(rules: &Gcacw, weather: Weather, side: Side, mover: CounterType, goals: &[Hex]) -> Field {
     let code = match mover {
         CounterType::Infantry => 0,
         CounterType::Cavalry => 1,
         CounterType::Wagon => 2,
         _ => 3,
     };
-    let key = (rules.scenario().id.clone(), side, code, goals.to_vec());
+    let key = (rules.scenario().id.clone(), weather, side, code, goals.to_vec());
     let cache = FIELDS.get_or_init(|| Mutex::new(BTreeMap::new()));
     if let Some(f) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return f;
     }
-    let field = Arc::new(compute_field(rules, side, mover, goals));
+    let field = Arc::new(compute_field(rules, weather, side, mover, goals));
     if let Ok(mut c) = cache.lock() {
         c.insert(key, field.clone());
     }
     field
 }
 
-fn compute_field(rules: &Gcacw, side: Side, mover: CounterType, goals: &[Hex]) -> Vec<u32> {
+fn compute_field(rules: &Gcacw, weather: Weather, side: Side, mover: CounterType, goals: &[Hex]) -> Vec<u32> {
     let map = rules.map();
     let n = map.index_len();
     let ctx = MoveContext {
         side,
         mover,
-        rain: false,
+        rain: weather.rain,
         enemy_zoc: vec![Zoc::None; n],
         occupant: vec![None; n],
         friendly_cv: vec![Half::ZERO; n],
@@ -593,8 +824,8 @@ fn compute_field(rules: &Gcacw, side: Side, mover: CounterType, goals: &[Hex]) -
         bridges: Default::default(),
         confined: None,
         wagon_bridge: 0,
-        fords_closed: false,
-        winter: false,
+        fords_closed: weather.fords_closed,
+        winter: weather.winter,
         forts: Vec::new(),
         barred: Vec::new(),
         // Turn 0: no rule limited to some turns applies to these once-per-process fields.
@@ -647,14 +878,17 @@ mod tests {
     fn distance_fields_follow_the_roads_to_franklin() {
         let (rules, _) = Gcacw::new(hsn().expect("data"), "hsn-3", Settings::default()).expect("hsn-3");
         let goals = ["4010".parse::<Hex>().expect("hex")];
-        let f = distance_field(&rules, Side::Union, CounterType::Infantry, &goals);
+        let f = distance_field(&rules, Weather::default(), Side::Union, CounterType::Infantry, &goals);
         let at = |h: &str| rules.map().index(h.parse::<Hex>().expect("hex")).map(|i| f[i]).expect("on the map");
         assert_eq!(at("4010"), 0, "Franklin itself");
         assert!(at("3910") < at("3010"), "next to Franklin is nearer than Spring Hill's way");
         assert!(at("3010") < at("2014"), "farther down the pike is farther");
         assert!(at("2014") < u32::MAX, "Columbia's side of the map reaches Franklin");
         // The same field, asked twice, is the one computed once.
-        assert!(Arc::ptr_eq(&f, &distance_field(&rules, Side::Union, CounterType::Infantry, &goals)));
+        assert!(Arc::ptr_eq(
+            &f,
+            &distance_field(&rules, Weather::default(), Side::Union, CounterType::Infantry, &goals)
+        ));
     }
 
     #[test]
@@ -672,6 +906,131 @@ mod tests {
         for id in &caisson_gcacw::registry::HSN_IDS[..8] {
             assert!(all.iter().any(|o| o.scenario == *id), "{id} has no objectives");
         }
+    }
+
+    fn scenario(id: &str) -> (Gcacw, State, GcacwHeuristics) {
+        let (rules, state) = Gcacw::new(hsn().expect("data"), id, Settings::default()).expect("scenario");
+        let h = GcacwHeuristics::new(&rules);
+        (rules, state, h)
+    }
+
+    fn hex(h: &str) -> Hex {
+        h.parse().expect("hex")
+    }
+
+    #[test]
+    fn a_region_objective_covers_maury_county_south_of_the_duck() {
+        let (rules, state, h) = scenario("hsn-7");
+        let region = h.objectives.iter().find(|o| o.region.is_some()).expect("the hsn-7 region objective");
+        assert!(region.hexes.contains(&hex("1715")), "Columbia is south of the Duck");
+        assert!(!region.hexes.contains(&hex("1914")), "1914 is across the river");
+        assert!(region.hexes.len() > 50, "a county's worth of hexes: {}", region.hexes.len());
+        // A division across the river still has a way to go; one in Columbia has none.
+        let clayton = rules.unit_by_id("clayton").expect("clayton");
+        assert!(h.gap(&rules, &state, clayton, hex("1914")).expect("a goal") > 0.0);
+        assert_eq!(h.gap(&rules, &state, clayton, hex("1715")), Some(0.0));
+        let division = rules.unit_type(&state, clayton);
+        assert_eq!(GcacwHeuristics::gap_to(&rules, &state, region, division, hex("1716")), 0.0);
+        assert!(GcacwHeuristics::gap_to(&rules, &state, region, division, hex("1814")) > 0.0);
+    }
+
+    #[test]
+    fn a_place_one_unit_holds_frees_the_others_and_a_radius_is_counted_in_hexes() {
+        let (rules, mut state, h) = scenario("hsn-1");
+        let (cox, ruger) = (rules.unit_by_id("cox").expect("cox"), rules.unit_by_id("ruger").expect("ruger"));
+        // Ruger holds Columbia: Cox's business is only to be within 3 hexes of it.
+        let goal = h.goal(&rules, &state, cox).expect("a goal for Cox");
+        assert_eq!(goal.within, 3, "Cox heads for the radius, not for the hex Ruger holds");
+        assert!(h.goal(&rules, &state, ruger).is_some());
+        // Four hexes out along the pike is not within 3, however few movement points remain.
+        state.units[cox].hex = Some(hex("1518"));
+        assert_eq!(hex("1518").distance(hex("1715")), 4);
+        assert!(h.gap_now(&rules, &state, cox) > 0.0, "1518 is short of the radius");
+        state.units[cox].hex = Some(hex("1617"));
+        assert_eq!(h.gap_now(&rules, &state, cox), 0.0);
+    }
+
+    #[test]
+    fn moore_takes_the_railroad_towards_columbia() {
+        let (rules, state, h) = scenario("hsn-1");
+        let rail = h.action_prior(&rules, &state, Side::Union, "rail:o-moore");
+        let march = h.action_prior(&rules, &state, Side::Union, "march:o-moore");
+        assert!(rail > march, "rail {rail} against march {march}");
+    }
+
+    #[test]
+    fn a_unit_on_a_standing_blockhouse_marches_to_attack_it_and_a_destroyed_one_draws_no_one() {
+        let (rules, mut state, h) = scenario("hsn-5");
+        let armstrong = rules.unit_by_id("armstrong").expect("armstrong");
+        state.units[armstrong].hex = Some(hex("5424"));
+        let march = h.action_prior(&rules, &state, Side::Confederate, "march:armstrong");
+        let pass = h.action_prior(&rules, &state, Side::Confederate, "pass");
+        assert!(march > pass, "march {march} against pass {pass}");
+        let goal = h.goal(&rules, &state, armstrong).expect("a goal");
+        assert!(goal.blockhouse && goal.hexes == [hex("5424")], "{goal:?}");
+        state.flags.insert(format!("{}5424", victory::BLOCKHOUSE_DESTROYED), 1);
+        assert!(h.active(&rules, &state).all(|o| !o.hexes.contains(&hex("5424"))));
+        assert!(h.action_prior(&rules, &state, Side::Confederate, "march:armstrong") < march);
+    }
+
+    #[test]
+    fn scenario_9_decisions_bring_cavalry_back_and_destroy_few_wagons() {
+        use caisson_kernel::Choice;
+        let (rules, state, h) = scenario("hsn-1");
+        let decide = |kind: &str, ids: &[&str]| {
+            let d = Decision {
+                side: Side::Union.id().into(),
+                kind: kind.into(),
+                prompt: String::new(),
+                options: ids.iter().map(|id| Choice::new(*id, *id)).collect(),
+            };
+            let p = h.priors(&rules, &state, &d);
+            let best = (0..p.len()).max_by(|&a, &b| p[a].total_cmp(&p[b])).expect("options");
+            ids[best].to_string()
+        };
+        assert_eq!(decide("cavalry-return", &["done", "return:cox:1220"]), "return:cox:1220");
+        assert_eq!(decide("destroy-wagons", &["wagon:cox", "wagon:ruger"]), "wagon:ruger", "the weakest");
+        assert_eq!(decide("destroy-wagons", &["wagon:cox", "done"]), "done", "no more than needed");
+        assert_eq!(decide("attach", &["done", "attach:ruger:cox"]), "attach:ruger:cox");
+        // A strong unit (Cox, Manpower 11) stays on the map rather than leave it for remounts.
+        assert_eq!(decide("cavalry-off-map", &["off:cox", "done"]), "done");
+    }
+
+    #[test]
+    fn divisions_two_turns_from_the_duck_march_towards_it() {
+        use crate::search::{decide, Level, Sim};
+        use caisson_kernel::{random_choice, Dice};
+        let (rules, state, h) = scenario("hsn-7");
+        let divisions: Vec<usize> = rules
+            .on_map(&state)
+            .filter(|&(u, _)| rules.unit_side(&state, u) == Side::Confederate)
+            .filter(|&(u, _)| {
+                let c = rules.unit_counter(&state, u);
+                c.ty == CounterType::Infantry && c.size == "division"
+            })
+            .map(|(u, _)| u)
+            .collect();
+        assert_eq!(divisions.len(), 8);
+        let before: Vec<f64> = divisions.iter().map(|&u| h.gap_now(&rules, &state, u)).collect();
+        assert!(before.iter().all(|&g| g > 5.0), "they start far from the Duck: {before:?}");
+        // The AI plays the Confederates against random Union play through Turn 1.
+        let mut sim = Sim::new(&rules, state, 7);
+        let mut n = 0u64;
+        while let Some(d) = sim.settle() {
+            if sim.state.turn > 1 {
+                break;
+            }
+            n += 1;
+            let id = if d.side == Side::Confederate.id() {
+                decide(&rules, &sim.state, &d, &h, Level::Easy, n)
+            } else {
+                random_choice(&d, &mut Dice::new(n)).to_string()
+            };
+            assert!(sim.choose(&id), "{id} accepted");
+        }
+        let after: Vec<f64> = divisions.iter().map(|&u| h.gap_now(&rules, &sim.state, u)).collect();
+        let nearer = before.iter().zip(&after).filter(|(b, a)| *a + 3.0 < **b).count();
+        assert!(nearer >= 7, "divisions at least 3 hexes nearer after Turn 1: {nearer}; {before:?} → {after:?}");
     }
 
     #[test]
