@@ -110,7 +110,12 @@ fn main() {
     let games = setting("CAISSON_BENCH_GAMES", if benching { 200 } else { 4 });
     let db = std::env::temp_dir().join(format!("caisson-serve-load-{}.db", std::process::id()));
     let database = std::env::var("CAISSON_BENCH_DATABASE").unwrap_or_else(|_| format!("sqlite:{}", db.display()));
-    println!("database: {}", database.split('@').next_back().unwrap_or(&database));
+    // What the report names: the store, without any credentials in the URL.
+    let store = if database.starts_with("sqlite:") {
+        "SQLite, synchronous=FULL".to_string()
+    } else {
+        format!("PostgreSQL at {}", database.split('@').next_back().unwrap_or("?"))
+    };
     let mut server = Command::new(BIN)
         .args(["serve", "--port", "0", "--database", &database])
         .stdout(Stdio::piped())
@@ -151,7 +156,7 @@ fn main() {
     all.latencies.sort_unstable();
     let n = all.latencies.len();
     println!(
-        "serve_load: {games} concurrent hsn-1 games for {:.1} s on loopback (SQLite, synchronous=FULL)",
+        "serve_load: {games} concurrent hsn-1 games for {:.1} s on loopback ({store})",
         elapsed.as_secs_f64()
     );
     println!(
