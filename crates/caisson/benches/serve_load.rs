@@ -155,10 +155,7 @@ fn main() {
 
     all.latencies.sort_unstable();
     let n = all.latencies.len();
-    println!(
-        "serve_load: {games} concurrent hsn-1 games for {:.1} s on loopback ({store})",
-        elapsed.as_secs_f64()
-    );
+    println!("serve_load: {games} concurrent hsn-1 games for {:.1} s on loopback ({store})", elapsed.as_secs_f64());
     println!(
         "  actions: {n} ({:.0}/s), refused: {}, games finished: {}, player errors: {}",
         n as f64 / elapsed.as_secs_f64(),
