@@ -11,7 +11,7 @@ use caisson_gcacw::victory::score;
 use caisson_gcacw::{Gcacw, Settings};
 use caisson_hexmap::Hex;
 use caisson_kernel::Pending;
-use common::place;
+use common::{option_ids, place};
 
 fn h(id: u16) -> Hex {
     Hex::new(i16::try_from(id / 100).expect("column"), i16::try_from(id % 100).expect("row"))
@@ -34,13 +34,6 @@ fn marching(id: &str, hex: Hex, manpower: u8, mp: u16) -> (Gcacw, State, usize) 
     };
     state.stage = Stage::Moving { march };
     (rules, state, u)
-}
-
-fn option_ids(rules: &Gcacw, state: &State) -> Vec<String> {
-    match pending(rules, state) {
-        Pending::Decide(d) => d.options.into_iter().map(|c| c.id).collect(),
-        other => panic!("expected a decision, got {other:?}"),
-    }
 }
 
 fn roll_modifiers(rules: &Gcacw, state: &State) -> Vec<(String, i32)> {

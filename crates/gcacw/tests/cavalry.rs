@@ -11,35 +11,10 @@ use caisson_gcacw::state::{March, Mount, Stage, State};
 use caisson_gcacw::{invariants, Gcacw, Settings, Side};
 use caisson_hexmap::Hex;
 use caisson_kernel::{DiceMode, Game, Pending, Setup};
-use common::place;
+use common::{empty, option_ids, place};
 
 fn h(s: &str) -> Hex {
     s.parse().expect("hex")
-}
-
-/// A scenario on `turn` with every unit and leader off the map, dry, nothing pending.
-fn empty(scenario: &str, turn: u16) -> (Gcacw, State) {
-    let (rules, mut state) =
-        Gcacw::new(hsn().expect("HSN data loads"), scenario, Settings::default()).expect("scenario");
-    for u in &mut state.units {
-        u.hex = None;
-    }
-    for l in &mut state.leaders {
-        l.with = None;
-    }
-    state.rain = false;
-    state.turn = turn;
-    (rules, state)
-}
-
-fn option_ids(rules: &Gcacw, state: &State) -> Vec<String> {
-    match pending(rules, state) {
-        Pending::Decide(d) => d.options.into_iter().map(|c| c.id).collect(),
-        other => panic!(
-            "expected a decision, got {other:?}; log {:#?}",
-            state.log.iter().rev().take(12).map(|e| &e.text).collect::<Vec<_>>()
-        ),
-    }
 }
 
 fn pick(rules: &Gcacw, state: &mut State, id: &str) {

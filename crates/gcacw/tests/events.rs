@@ -15,7 +15,7 @@ use caisson_gcacw::{actions, activation, recovery, winter};
 use caisson_gcacw::{Gcacw, Settings, Side};
 use caisson_hexmap::{Hex, Hexside, Terrain};
 use caisson_kernel::Pending;
-use common::place;
+use common::{option_ids, place};
 
 fn h(id: u16) -> Hex {
     Hex::new(i16::try_from(id / 100).expect("column"), i16::try_from(id % 100).expect("row"))
@@ -38,13 +38,6 @@ fn game(turn: u16) -> (Gcacw, State) {
 
 fn winter_on(state: &mut State, start: u16) {
     state.campaign.winter = Some(Winter { start, last: start + 6 });
-}
-
-fn option_ids(rules: &Gcacw, state: &State) -> Vec<String> {
-    match pending(rules, state) {
-        Pending::Decide(d) => d.options.into_iter().map(|c| c.id).collect(),
-        other => panic!("expected a decision, got {other:?}"),
-    }
 }
 
 fn action_ids(rules: &Gcacw, state: &State, side: Side) -> Vec<String> {

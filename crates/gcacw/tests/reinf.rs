@@ -11,7 +11,7 @@ use caisson_gcacw::state::{Stage, State, StationMark};
 use caisson_gcacw::{Gcacw, Settings, Side};
 use caisson_hexmap::{Hex, Hexside};
 use caisson_kernel::{Pending, Rules};
-use common::place;
+use common::{option_ids, place};
 
 fn h(id: u16) -> Hex {
     Hex::new(i16::try_from(id / 100).expect("column"), i16::try_from(id % 100).expect("row"))
@@ -28,13 +28,6 @@ fn at_phase(turn: u16, phase: Phase, setup: impl FnOnce(&Gcacw, &mut State)) -> 
     setup(&rules, &mut state);
     enter(&rules, &mut state, phase);
     (rules, state)
-}
-
-fn option_ids(rules: &Gcacw, state: &State) -> Vec<String> {
-    match pending(rules, state) {
-        Pending::Decide(d) => d.options.into_iter().map(|c| c.id).collect(),
-        other => panic!("expected a decision, got {other:?}"),
-    }
 }
 
 fn roll_modifiers(rules: &Gcacw, state: &State) -> Vec<(String, i32)> {

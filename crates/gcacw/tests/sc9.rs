@@ -8,13 +8,12 @@ use caisson_gcacw::charts::Half;
 use caisson_gcacw::registry::{hsn, notices};
 use caisson_gcacw::retreat::{self, Retreat, RetreatKind};
 use caisson_gcacw::scenario::Entrenchment;
-use caisson_gcacw::sequence::{choose, enter, pending, Phase};
+use caisson_gcacw::sequence::{choose, enter, Phase};
 use caisson_gcacw::state::{LossCause, March, Stage, State, StationMark};
 use caisson_gcacw::victory::{score, ScoreItem, NOT_EVALUATED};
 use caisson_gcacw::{wagons, Gcacw, Settings, Side};
 use caisson_hexmap::Hex;
-use caisson_kernel::Pending;
-use common::place;
+use common::{option_ids, place};
 
 fn h(id: u16) -> Hex {
     Hex::new(i16::try_from(id / 100).expect("column"), i16::try_from(id % 100).expect("row"))
@@ -53,13 +52,6 @@ fn moving(state: &mut State, u: usize, mp: u16) {
         blockhouse_tried: false,
     };
     state.stage = Stage::Moving { march };
-}
-
-fn option_ids(rules: &Gcacw, state: &State) -> Vec<String> {
-    match pending(rules, state) {
-        Pending::Decide(d) => d.options.into_iter().map(|c| c.id).collect(),
-        other => panic!("expected a decision, got {other:?}"),
-    }
 }
 
 fn item(rules: &Gcacw, state: &State, id: &str) -> ScoreItem {

@@ -14,25 +14,10 @@ use caisson_gcacw::retreat::{self, steps, Retreat, RetreatKind};
 use caisson_gcacw::state::State;
 use caisson_gcacw::{Gcacw, Settings, Side};
 use caisson_hexmap::{Hex, Hexside};
-use common::place;
+use common::{empty, place};
 
 fn h(id: u16) -> Hex {
     Hex::new(i16::try_from(id / 100).expect("column"), i16::try_from(id % 100).expect("row"))
-}
-
-/// A scenario with every unit and leader off the map, dry, on `turn`.
-fn empty(scenario: &str, turn: u16) -> (Gcacw, State) {
-    let (rules, mut state) =
-        Gcacw::new(hsn().expect("HSN data loads"), scenario, Settings::default()).expect("scenario");
-    for u in &mut state.units {
-        u.hex = None;
-    }
-    for l in &mut state.leaders {
-        l.with = None;
-    }
-    state.rain = false;
-    state.turn = turn;
-    (rules, state)
 }
 
 fn units_of(rules: &Gcacw, state: &State, side: Side) -> Vec<usize> {

@@ -11,6 +11,7 @@ use caisson_gcacw::state::{Stage, State};
 use caisson_gcacw::{invariants, substitute, victory, Gcacw, Settings, Side};
 use caisson_hexmap::Hex;
 use caisson_kernel::Pending;
+use common::option_ids;
 
 fn h(id: u16) -> Hex {
     Hex::new(i16::try_from(id / 100).expect("column"), i16::try_from(id % 100).expect("row"))
@@ -54,13 +55,6 @@ fn place(rules: &Gcacw, state: &mut State, id: &str, hex: Hex, manpower: u8) -> 
 
 fn unit(rules: &Gcacw, id: &str) -> usize {
     rules.unit_by_id(id).unwrap_or_else(|| panic!("{id} in the scenario"))
-}
-
-fn option_ids(rules: &Gcacw, state: &State) -> Vec<String> {
-    match pending(rules, state) {
-        Pending::Decide(d) => d.options.into_iter().map(|c| c.id).collect(),
-        other => panic!("expected a decision, got {other:?}"),
-    }
 }
 
 fn labels(rules: &Gcacw, state: &State) -> Vec<String> {
