@@ -1,4 +1,4 @@
-//! Builds the data files into the program: every file under the repository's `data/` becomes an
+//! Builds the data files of every game into the kernel: every file under the repository's `data/` becomes an
 //! `include_str!` entry of `BUILTIN_FILES`, so `caisson` needs nothing beside its binary.
 //! `include_str!` makes cargo rebuild when a file changes; the directory itself is watched for
 //! files added or removed.

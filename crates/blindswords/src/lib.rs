@@ -1,0 +1,4 @@
+//! Blind Swords Series Rules v1.2 (chit-pull, tactical: 150-yard hexes, regiments) with the
+//! exclusive rules of Grand Havoc: Perryville merged in at their sections (an exclusive rule wins
+//! where the two differ). Tables are data (`data/blind-swords/`, `data/perryville/`), loaded and
+//! validated at start-up; procedures are code, in modules named after the rulebook.
