@@ -208,6 +208,12 @@ fn sr_12_6_break_test() {
     assert_eq!(c.break_test.result(3, 0), BreakResult::Broken(3));
     // SR 12.8 example: 4th WV, CR 1, rolls 1 and holds.
     assert_eq!(c.break_test.result(1, 1), BreakResult::Hold);
+    // SR 12.8 example: 36th VA, CR 4, rolls 4: the rule holds it (the example's Box 1 is one of
+    // its misprints, ruling A-46); a 5 would break it to Box 1.
+    assert_eq!(c.break_test.result(4, 4), BreakResult::Hold);
+    assert_eq!(c.break_test.result(5, 4), BreakResult::Broken(1));
+    // Modified ratings stay within 0-6 (SR 2.1): a rating below 0 tests as 0.
+    assert_eq!(c.break_test.result(1, -2), BreakResult::Broken(1));
 }
 
 // SR 9.1c, EX 2.1a: bands and factors; "A" reaches one hex at half strength; "CC" has no range.
