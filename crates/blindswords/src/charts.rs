@@ -977,24 +977,13 @@ pub enum Mp {
     Prohibited,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(untagged)]
-enum MpRaw {
-    Number(f64),
-    Text(PText),
-}
-
-#[derive(Clone, Copy, Debug, Deserialize)]
-enum PText {
-    P,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize)]
+/// Costs as written: each a number of MP or "P".
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CostRaw {
-    infantry: MpRaw,
-    cavalry: MpRaw,
-    artillery: MpRaw,
+    infantry: toml::Value,
+    cavalry: toml::Value,
+    artillery: toml::Value,
 }
 
 /// MP costs by unit type.
@@ -1002,18 +991,22 @@ struct CostRaw {
 struct Costs([Mp; 3]);
 
 impl Costs {
-    fn from_raw(cx: &FileCtx, span: &Range<usize>, raw: CostRaw) -> Result<Costs, DataError> {
+    fn from_raw(cx: &FileCtx, span: &Range<usize>, raw: &CostRaw) -> Result<Costs, DataError> {
         let mut out = [Mp::Prohibited; 3];
-        for (i, (field, v)) in
-            [("infantry", raw.infantry), ("cavalry", raw.cavalry), ("artillery", raw.artillery)].into_iter().enumerate()
+        for (i, (field, v)) in [("infantry", &raw.infantry), ("cavalry", &raw.cavalry), ("artillery", &raw.artillery)]
+            .into_iter()
+            .enumerate()
         {
-            out[i] = match v {
-                MpRaw::Number(n) => {
-                    check_half(cx, span, field, n)?;
-                    Mp::Cost(n)
+            let n = match v {
+                toml::Value::String(p) if p == "P" => continue,
+                toml::Value::Integer(n) => i32::try_from(*n).map(f64::from).unwrap_or(-1.0),
+                toml::Value::Float(n) => *n,
+                other => {
+                    return Err(cx.err(span, format!("field `{field}`: `{other}` is neither a number of MP nor \"P\"")))
                 }
-                MpRaw::Text(PText::P) => Mp::Prohibited,
             };
+            check_half(cx, span, field, n)?;
+            out[i] = Mp::Cost(n);
         }
         Ok(Costs(out))
     }
@@ -1155,7 +1148,7 @@ impl TerrainChart {
         for h in &raw.hex {
             let r = h.get_ref();
             check_name(&cx, &h.span(), &mut seen, &r.name)?;
-            let costs = Costs::from_raw(&cx, &h.span(), r.cost)?;
+            let costs = Costs::from_raw(&cx, &h.span(), &r.cost)?;
             let effects = TerrainEffects {
                 fire: r.fire,
                 close_combat: r.close_combat,
@@ -1168,7 +1161,7 @@ impl TerrainChart {
         for h in &raw.hexside {
             let r = h.get_ref();
             check_name(&cx, &h.span(), &mut seen, &r.name)?;
-            let (up, down) = match (r.cost, r.uphill, r.downhill) {
+            let (up, down) = match (&r.cost, &r.uphill, &r.downhill) {
                 (Some(c), None, None) => (c, c),
                 (None, Some(u), Some(d)) => (u, d),
                 _ => {
@@ -1772,9 +1765,6 @@ impl EventTable {
                     cx.err(&e.span(), format!("event `{}`: `effect` and `reconstructed` may not be empty", ev.id))
                 );
             }
-            if let Some(r) = &ev.reconstructed {
-                notes.push(format!("Unique Event Descriptions: {} — {}", ev.name, r.trim()));
-            }
             events.push(ev.clone());
         }
         Ok(EventTable { events, command_confusion: raw.command_confusion.get_ref().clone() })
@@ -2042,8 +2032,9 @@ impl Charts {
         })
     }
 
-    /// One line per reconstructed table (and per reconstructed event description), naming it
-    /// and the reason, for the notice shown at the start of a game.
+    /// One line per reconstructed table, naming it and the reason, for the notice shown at the
+    /// start of a game (each event description says for itself whether it is estimated:
+    /// [`Event::reconstructed`]).
     #[must_use]
     pub fn reconstructed(&self) -> &[String] {
         &self.reconstructed

@@ -60,7 +60,9 @@ fn reconstructed_lists_each_rebuilt_table_once() {
         assert_eq!(r.iter().filter(|l| l.starts_with(table)).count(), 1, "{table} in {r:?}");
     }
     assert!(!r.iter().any(|l| l.starts_with("Break Test") || l.starts_with("Fog of War")), "{r:?}");
-    assert!(r.iter().any(|l| l.contains("Sharpshooters")), "per-event notes: {r:?}");
+    assert_eq!(r.len(), 10, "{r:?}");
+    let events = c.events.of_side(EventSide::Confederate);
+    assert!(events.iter().any(|e| e.name == "Sharpshooters" && e.reconstructed.is_some()));
 }
 
 // SR 9.3: columns "C", "1", "2", "3", two columns, "6-7", …, "23+".
@@ -597,6 +599,17 @@ fn terrain_costs_are_whole_or_half() {
         |t| t.replacen("cost = { infantry = 2, cavalry = 3,", "cost = { infantry = 2.3, cavalry = 3,", 1),
         "[[hex]]\nname = \"woods\"",
         &["infantry", "2.3"],
+    );
+}
+
+#[test]
+fn terrain_cost_is_a_number_or_p() {
+    check_broken(
+        "costp",
+        "terrain.toml",
+        |t| t.replacen("cavalry = 3, artillery = \"P\"", "cavalry = 3, artillery = \"X\"", 1),
+        "[[hex]]\nname = \"woods\"",
+        &["artillery", "\"X\"", "\"P\""],
     );
 }
 
