@@ -447,6 +447,14 @@ impl Crt {
     pub fn result(&self, column: usize, roll: D66, cr: i32) -> Option<Section> {
         self.cell(column, roll)?.test(cr)
     }
+
+    /// The Close Combat Cohesion Test of a combat (SR 11.0, 11.3e): the box the defending Lead
+    /// Unit's modified rating falls in, or a Close Fight when it falls in none or the cell is
+    /// "-". `None` only if the column does not exist.
+    #[must_use]
+    pub fn close_result(&self, column: usize, roll: D66, cr: i32) -> Option<Section> {
+        Some(self.cell(column, roll)?.test(cr).unwrap_or(Section::CloseFight))
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

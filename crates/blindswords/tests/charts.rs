@@ -108,6 +108,8 @@ fn sr_12_8_close_combat_example_cell() {
     let cell = c.crt.cell(column, D66::new(5, 2).expect("dice")).expect("cell");
     assert_eq!(cell.to_string(), "- | 0 | 1-3");
     assert_eq!(c.crt.result(column, d66(52), 4), None, "Close Fight");
+    assert_eq!(c.crt.close_result(column, d66(52), 4), Some(Section::CloseFight));
+    assert_eq!(c.crt.close_result(column, d66(52), 2), Some(Section::Routine));
     assert_eq!(c.crt.result(column, d66(51), 0), Some(Section::Tough));
     assert_eq!(c.crt.result(column, d66(53), 3), Some(Section::Routine));
 }
