@@ -4,3 +4,4 @@
 //! validated at start-up; procedures are code, in modules named after the rulebook.
 
 pub mod catalog;
+pub mod scenario;
