@@ -860,6 +860,35 @@ impl Scenario {
                 ));
             }
         }
+        // What is On Hold must be in the scenario.
+        let held =
+            self.on_hold.brigades.iter().map(|b| (b, catalog.brigade_units(b).any(|u| seen.contains(u.id.as_str()))));
+        let held = held.chain(self.on_hold.units.iter().map(|u| (u, seen.contains(u.as_str()))));
+        if let Some((id, _)) = held.into_iter().find(|(_, present)| !present) {
+            let at = c.text.find("[on_hold]").unwrap_or(0);
+            return Err(DataError::at(
+                c.file,
+                c.text,
+                at,
+                format!("on_hold: `{id}` is On Hold but no set-up or reinforcement line brings it in"),
+            ));
+        }
+        // EX 15.0: at most two units of a side in Skirmish Order.
+        for side in Side::BOTH {
+            let skirmishers = self
+                .units(catalog)
+                .into_iter()
+                .filter(|(u, st)| {
+                    u.side == side && matches!(st, Start::Setup(i) if self.setup[*i].status == Some(Status::Skirmish))
+                })
+                .count();
+            if skirmishers > 2 {
+                return Err(c.err(
+                    "status = \"skirmish\"",
+                    format!("setup: field `status`: {skirmishers} {side} units in Skirmish Order, at most 2 (EX 15.0)"),
+                ));
+            }
+        }
         Ok(())
     }
 

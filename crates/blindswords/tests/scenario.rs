@@ -511,3 +511,63 @@ fn an_unknown_on_hold_brigade_is_refused() {
         "unknown brigade `harriss`",
     );
 }
+
+#[test]
+fn an_on_hold_brigade_that_never_enters_is_refused() {
+    refused(
+        "held",
+        "pv-16-2",
+        "[on_hold]",
+        |t| t.replacen("brigades = [\"harris\", \"lytle\"", "brigades = [\"harris\", \"harker\", \"lytle\"", 1),
+        "`harker` is On Hold",
+    );
+}
+
+// EX 15.0: each side may have at most two units in Skirmish Order.
+#[test]
+fn a_third_skirmisher_is_refused() {
+    refused(
+        "skirmish",
+        "pv-16-1",
+        "status = \"skirmish\"",
+        |t| {
+            t.replacen(
+                "unit = \"u-2oh\"\nhex = \"2215\"\n",
+                "unit = \"u-2oh\"\nhex = \"2215\"\nstatus = \"skirmish\"\n",
+                1,
+            )
+        },
+        "at most 2 (EX 15.0)",
+    );
+}
+
+// EX 3.1: 12 SP a hex, a larger unit alone (3.1d), cavalry only with cavalry and horse artillery
+// (3.1c). The reconstructed strengths must fit every exact-hex set-up of the text. Artillery
+// counts three quarters of its SP (SR 3.1a's example, 6 SP as 4.5; the table itself is A-50).
+#[test]
+fn ex_3_1_exact_hex_set_ups_fit_the_stacking_limit() {
+    use caisson_blindswords::catalog::UnitType;
+    use std::collections::BTreeMap;
+    let c = catalog();
+    for id in SCENARIOS {
+        let (_, s) = scenario(id);
+        let mut hexes: BTreeMap<Hex, Vec<&caisson_blindswords::catalog::Unit>> = BTreeMap::new();
+        for (u, st) in s.units(&c) {
+            if let Start::Setup(i) = st {
+                if let Some(Placement::Hex(h)) = s.setup[i].placement() {
+                    hexes.entry(h).or_default().push(u);
+                }
+            }
+        }
+        for (h, units) in hexes {
+            let eighths: u32 = units
+                .iter()
+                .map(|u| u32::from(u.starting().sp.halves()) * if u.ty.is_artillery() { 3 } else { 4 })
+                .sum();
+            assert!(units.len() == 1 || eighths <= 12 * 8, "{id} {h}: {eighths} eighths of an SP");
+            let cav = units.iter().any(|u| u.ty == UnitType::Cavalry);
+            let foot = units.iter().any(|u| matches!(u.ty, UnitType::Infantry | UnitType::Artillery));
+            assert!(!(cav && foot), "{id} {h}: cavalry with infantry or foot artillery");
+        }
+    }
+}
