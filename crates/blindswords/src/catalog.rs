@@ -616,11 +616,21 @@ impl Catalog {
         }
 
         let mut reconstructed = Vec::new();
-        let n = units.iter().filter(|u| u.reconstructed()).count();
-        if n > 0 {
+        let rec = |f: fn(&UnitSources) -> &String| {
+            units.iter().filter(|u| f(&u.sources).starts_with("reconstructed")).count()
+        };
+        let counts = [
+            ("strength", rec(|s| &s.strength)),
+            ("weapon", rec(|s| &s.weapon)),
+            ("cohesion", rec(|s| &s.cohesion)),
+            ("battleworn side", rec(|s| &s.battleworn)),
+        ];
+        let parts: Vec<String> =
+            counts.iter().filter(|(_, n)| *n > 0).map(|(what, n)| format!("{what} of {n}")).collect();
+        if !parts.is_empty() {
             reconstructed.push(Reconstruction {
                 file: cfile.to_string(),
-                what: format!("{n} of {} units carry reconstructed values (columns *_source)", units.len()),
+                what: format!("reconstructed values among {} units: {}", units.len(), parts.join(", ")),
             });
         }
         for (file, why) in [(kfile, &cmd.reconstructed), (hfile, &chit_file.reconstructed)] {

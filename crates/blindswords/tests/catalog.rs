@@ -170,7 +170,12 @@ fn reconstructed_parts_are_listed_by_file() {
     let files: Vec<&str> = c.reconstructed().iter().map(|r| r.file.as_str()).collect();
     assert_eq!(files.len(), 3, "{files:?}");
     assert!(files[0].contains("counters.csv") && files[1].contains("commands.toml") && files[2].contains("chits.toml"));
-    assert!(c.reconstructed()[0].what.starts_with("192 of 192 units"), "{}", c.reconstructed()[0].what);
+    let what = &c.reconstructed()[0].what;
+    assert!(what.contains("strength of 159, weapon of") && what.contains("cohesion of 192"), "{what}");
+    // 2OH's 460 men come from Noe (perryville-oob S1): not a reconstruction; its CR is.
+    let u = c.unit("u-2oh").expect("2OH");
+    assert!(!u.sources.strength.starts_with("reconstructed") && u.sources.cohesion.starts_with("reconstructed"));
+    assert!(u.reconstructed());
 }
 
 #[test]
