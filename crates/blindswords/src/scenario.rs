@@ -817,6 +817,16 @@ impl Scenario {
                     }
                 }
             }
+            if r.trigger == Trigger::Turn && r.turn.is_none() {
+                return Err(err(format!(
+                    "reinforcement `{label}`: field `turn`: needed unless a `trigger` brings it in"
+                )));
+            }
+            if r.later_entry.is_empty() != r.later_from_turn.is_none() {
+                return Err(err(format!(
+                    "reinforcement `{label}`: give both `later_entry` and `later_from_turn`, or neither"
+                )));
+            }
             if r.later_from_turn.is_some_and(|t| !self.turn_ok(t)) {
                 return Err(err(format!(
                     "reinforcement `{label}`: field `later_from_turn`: not a turn of the scenario"

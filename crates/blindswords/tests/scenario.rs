@@ -571,3 +571,25 @@ fn ex_3_1_exact_hex_set_ups_fit_the_stacking_limit() {
         }
     }
 }
+
+#[test]
+fn a_reinforcement_with_neither_turn_nor_trigger_is_refused() {
+    refused(
+        "noturn",
+        "pv-16-2",
+        "brigades = [\"p-smith\"]",
+        |t| t.replacen("turn = 7\ntime = \"11:00 AM\"\nbrigades = [\"p-smith\"]", "brigades = [\"p-smith\"]", 1),
+        "field `turn`: needed",
+    );
+}
+
+#[test]
+fn a_later_entry_without_its_turn_is_refused() {
+    refused(
+        "later",
+        "pv-16-1",
+        "brigades = [\"beatty\"",
+        |t| t.replacen("later_from_turn = 11\n", "", 1),
+        "`later_entry` and `later_from_turn`",
+    );
+}
