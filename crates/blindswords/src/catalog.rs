@@ -606,11 +606,11 @@ impl Catalog {
             };
             if !fits {
                 return Err(herr(format!(
-                    "chit `{}`: field `command`: a {:?} chit of side {:?} cannot name `{}` (CIC: a wing; division: a division; brigade: an independent brigade; event: a side, no command; wild: neutral, no command)",
+                    "chit `{}`: field `command`: `{}` does not fit a {:?} chit owned by {:?} (a CIC chit names a wing, a division chit a division, a brigade chit an independent brigade of its side; event chits name none and belong to a side, wild chits name none and are neutral)",
                     c.id,
+                    c.command.as_deref().unwrap_or("nothing"),
                     c.kind,
                     c.side,
-                    c.command.as_deref().unwrap_or("nothing")
                 )));
             }
         }

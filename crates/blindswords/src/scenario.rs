@@ -910,7 +910,7 @@ impl Scenario {
 
     fn check_rules(&self, c: &Check, catalog: &Catalog) -> Result<(), DataError> {
         for rule in &self.special_rule {
-            let at = c.text.find(&format!("section = \"{}\"", rule.section)).unwrap_or(0);
+            let at = c.text.find(&format!("title = \"{}\"", rule.title)).unwrap_or(0);
             let err = |m: String| DataError::at(c.file, c.text, at, format!("special_rule {}: {m}", rule.section));
             let turns_ok = |turns: &[u16]| match turns.iter().find(|t| !self.turn_ok(**t)) {
                 Some(t) => Err(err(format!("field `turns`: {t} is not a turn of the scenario (1-{})", self.turns))),

@@ -355,3 +355,73 @@ fn a_duplicate_chit_is_refused() {
         "duplicate chit id",
     );
 }
+
+/// The other checks of the loader, one broken copy each: (file, text, replacement, the line the
+/// error names by a needle of the edited file, what the message says).
+#[test]
+fn every_other_check_refuses_a_broken_copy() {
+    let cases: [(&str, &str, &str, &str, &str); 10] = [
+        (
+            "counters.csv",
+            "u-2oh,2OH,union,infantry,harris,rousseau,i-corps",
+            "u-2oh,2OH,union,infantry,harris,rousseau,ii-corps",
+            "u-2oh,",
+            "field `wing`",
+        ),
+        (
+            "counters.csv",
+            "u-hescock-art,Hescock's Artillery,union,artillery,,sheridan",
+            "u-hescock-art,Hescock's Artillery,union,artillery,,",
+            "u-hescock-art",
+            "needs a brigade",
+        ),
+        ("counters.csv", "i-corps,9,3,3,2,R", "i-corps,9,3,10,2,R", "u-2oh,", "never stronger"),
+        ("commands.toml", "id = \"jackson\"", "id = \"rousseau\"", "id = \"rousseau\"", "duplicate command id"),
+        (
+            "commands.toml",
+            "side = \"union\"\nwing = \"i-corps\"\nleader = \"Lovell",
+            "side = \"union\"\nwing = \"i-korps\"\nleader = \"Lovell",
+            "id = \"rousseau\"",
+            "field `wing`",
+        ),
+        (
+            "commands.toml",
+            "division = \"rousseau\"\nwing = \"i-corps\"\nleader = \"Leonard",
+            "division = \"rousseau\"\nwing = \"ii-corps\"\nleader = \"Leonard",
+            "id = \"harris\"",
+            "is in `i-corps`",
+        ),
+        (
+            "commands.toml",
+            "wing = \"right-wing\"\nleader = \"John Wharton\"\nactivation = 4",
+            "wing = \"right-wing\"\nleader = \"John Wharton\"\nactivation = 0",
+            "id = \"wharton\"",
+            "activation number 1-6",
+        ),
+        (
+            "commands.toml",
+            "division = \"rousseau\"\nwing = \"i-corps\"\nleader = \"Leonard",
+            "division = \"rousseau\"\nwing = \"i-corps\"\nactivation = 3\nleader = \"Leonard",
+            "id = \"harris\"",
+            "no activation number",
+        ),
+        (
+            "chits.toml",
+            "kind = \"wild\"\nname = \"Fog of War\"",
+            "kind = \"event\"\nname = \"Fog of War\"",
+            "id = \"fog-of-war\"",
+            "field `command`",
+        ),
+        (
+            "chits.toml",
+            "name = \"Rally\"\nsource = \"EX 16.0a\"\n",
+            "name = \"Rally\"\ncommand = \"liddell\"\nsource = \"EX 16.0a\"\n",
+            "id = \"c-rally\"",
+            "field `command`",
+        ),
+    ];
+    for (i, (file, from, to, needle, expect)) in cases.into_iter().enumerate() {
+        assert!(std::fs::read_to_string(dir().join(file)).expect("read").contains(from), "case {i}: `{from}`");
+        refused(&format!("case{i}"), file, needle, |t| t.replacen(from, to, 1), expect);
+    }
+}

@@ -402,7 +402,7 @@ fn a_special_rule_turn_outside_the_scenario_is_refused() {
     refused(
         "rule",
         "pv-16-1",
-        "section = \"16.1e\"",
+        "title = \"Bragg's Plan\"",
         |t| t.replacen("turns = [1, 2]", "turns = [1, 15]", 1),
         "special_rule 16.1e: field `turns`",
     );
@@ -592,4 +592,68 @@ fn a_later_entry_without_its_turn_is_refused() {
         |t| t.replacen("later_from_turn = 11\n", "", 1),
         "`later_entry` and `later_from_turn`",
     );
+}
+
+/// The other checks of the loader, one broken copy each: (scenario, text, replacement, a needle
+/// on the line the error names, what the message says).
+#[test]
+fn every_other_check_refuses_a_broken_copy() {
+    let cases: [(&str, &str, &str, &str, &str); 15] = [
+        ("pv-16-0", "rows = [22, 32]", "rows = [32, 22]", "[area]", "area: field"),
+        (
+            "pv-16-0",
+            "activation = [\"sheridan\", \"buckner\"]",
+            "activation = [\"sheridan\", \"sheridan\"]",
+            "activation =",
+            "listed twice",
+        ),
+        ("pv-16-0", "chits = [\"gay\"]", "chits = [\"gey\"]", "\"gey\"", "field `chits`"),
+        ("pv-16-1", "units = [\"u-hescock-art\"", "units = [\"u-hescok-art\"", "\"u-hescok-art\"", "unknown unit"),
+        ("pv-16-2", "brigade = \"greusel\"", "brigade = \"grusel\"", "\"grusel\"", "unknown brigade"),
+        (
+            "pv-16-0",
+            "unit = \"u-52oh\"\nhex",
+            "unit = \"u-52oh\"\nbrigade = \"liddell\"\nhex",
+            "unit = \"u-52oh\"",
+            "give one of the fields",
+        ),
+        ("pv-16-0", "\"u-hotchkiss-art\"]", "\"u-hotchkis-art\"]", "\"u-hotchkis-art\"", "unknown unit"),
+        (
+            "pv-16-2",
+            "brigades = [\"p-smith\"]\nentry = [\"4026\"]\n",
+            "brigades = [\"p-smith\"]\n",
+            "brigades = [\"p-smith\"]",
+            "give the field `entry`",
+        ),
+        (
+            "pv-16-0",
+            "unit = \"c-7ar\"\nturns",
+            "unit = \"c-7arr\"\nturns",
+            "title = \"7th Arkansas may maneuver\"",
+            "unknown unit",
+        ),
+        (
+            "pv-16-0",
+            "chit = \"sheridan\"\nturns",
+            "chit = \"sherdan\"\nturns",
+            "title = \"Sheridan activates without a roll\"",
+            "unknown chit",
+        ),
+        (
+            "pv-16-1",
+            "brigades = [\"powell\"]\nturn = 6",
+            "brigades = [\"powel\"]\nturn = 6",
+            "title = \"Powell released at 4 PM\"",
+            "unknown brigade",
+        ),
+        ("pv-16-1", "clear_hex = \"2012\"", "clear_hex = \"2099\"", "title = \"Starkweather Hill\"", "off the grid"),
+        ("pv-16-1", "roll = 6", "roll = 7", "title = \"The Designer's Great-Grandfather\"", "field `roll`"),
+        ("pv-16-1", "extra_turns = 3", "extra_turns = 2", "title = \"Night\"", "one time per night turn"),
+        ("pv-16-4", "union_need = 3", "union_need = 5", "[victory]", "field `union_need`"),
+    ];
+    for (i, (id, from, to, needle, expect)) in cases.into_iter().enumerate() {
+        let path = dir().join("scenarios").join(format!("{id}.toml"));
+        assert!(std::fs::read_to_string(path).expect("read").contains(from), "case {i}: `{from}`");
+        refused(&format!("case{i}"), id, needle, |t| t.replacen(from, to, 1), expect);
+    }
 }
