@@ -647,6 +647,7 @@ impl Scenario {
         s.check_turns(&c)?;
         s.check_chits(&c, catalog)?;
         s.check_units(&c, catalog)?;
+        s.check_cup(&c, catalog)?;
         s.check_rules(&c, catalog)?;
         s.check_victory(&c)?;
         Ok(s)
@@ -724,6 +725,36 @@ impl Scenario {
                         c.err(&format!("\"{id}\""), format!("reinforcement: field `chits`: unknown chit `{id}`"))
                     );
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// EX 7.5a: an activation chit in the cup at the start needs a brigade of its command on the
+    /// map at the start and not On Hold (a CIC chit needs one of its wing).
+    fn check_cup(&self, c: &Check, catalog: &Catalog) -> Result<(), DataError> {
+        let active: BTreeSet<&str> = self
+            .units(catalog)
+            .into_iter()
+            .filter(|(_, st)| matches!(st, Start::Setup(_)))
+            .filter_map(|(u, _)| u.brigade.as_deref())
+            .filter(|b| !self.on_hold.brigades.iter().any(|h| h == b))
+            .collect();
+        for id in &self.chits.activation {
+            let Some(chit) = catalog.chit(id) else { continue };
+            let command = chit.command.as_deref().unwrap_or_default();
+            let fits = |b: &&str| {
+                catalog.brigade(b).is_some_and(|x| match chit.kind {
+                    ChitKind::Division => x.division.as_deref() == Some(command),
+                    ChitKind::Brigade => x.id == command,
+                    _ => x.wing == command,
+                })
+            };
+            if !active.iter().any(fits) {
+                return Err(c.err(
+                    "activation =",
+                    format!("chits: field `activation`: `{id}` is in the cup but none of its brigades is on the map and released at the start (EX 7.5a)"),
+                ));
             }
         }
         Ok(())

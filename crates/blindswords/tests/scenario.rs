@@ -657,3 +657,21 @@ fn every_other_check_refuses_a_broken_copy() {
         refused(&format!("case{i}"), id, needle, |t| t.replacen(from, to, 1), expect);
     }
 }
+
+// EX 7.5a: a division whose brigades are all On Hold keeps its chit set aside.
+#[test]
+fn a_chit_in_the_cup_with_every_brigade_on_hold_is_refused() {
+    refused(
+        "cup",
+        "pv-16-1",
+        "activation =",
+        |t| {
+            t.replacen("\"jackson\", \"gay\"]", "\"jackson\", \"gay\", \"sheridan\"]", 1).replacen(
+                "set_aside = [\"mitchell\", \"sheridan\",",
+                "set_aside = [\"mitchell\",",
+                1,
+            )
+        },
+        "`sheridan` is in the cup but none of its brigades",
+    );
+}
