@@ -675,3 +675,14 @@ fn a_chit_in_the_cup_with_every_brigade_on_hold_is_refused() {
         "`sheridan` is in the cup but none of its brigades",
     );
 }
+
+// The catalog holds the units of the five scenarios (EX 16.0-16.4) and no others.
+#[test]
+fn every_unit_of_the_catalog_is_in_some_scenario() {
+    let c = catalog();
+    let all = Scenario::load_all(&DataDir::builtin().join("perryville"), &c).expect("scenarios");
+    let used: std::collections::BTreeSet<&str> =
+        all.iter().flat_map(|s| s.units(&c)).map(|(u, _)| u.id.as_str()).collect();
+    let unused: Vec<&str> = c.units.iter().map(|u| u.id.as_str()).filter(|id| !used.contains(id)).collect();
+    assert!(unused.is_empty(), "{unused:?}");
+}
