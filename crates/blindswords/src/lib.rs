@@ -3,4 +3,6 @@
 //! where the two differ). Tables are data (`data/blind-swords/`, `data/perryville/`), loaded and
 //! validated at start-up; procedures are code, in modules named after the rulebook.
 
+pub mod catalog;
 pub mod charts;
+pub mod scenario;
