@@ -2,3 +2,6 @@
 //! exclusive rules of Grand Havoc: Perryville merged in at their sections (an exclusive rule wins
 //! where the two differ). Tables are data (`data/blind-swords/`, `data/perryville/`), loaded and
 //! validated at start-up; procedures are code, in modules named after the rulebook.
+
+pub mod los;
+pub mod map;

@@ -592,7 +592,10 @@ mod tests {
         // Odd column 11 is the lower one: 1101 neighbours 1001 and 1002, not 1000.
         m.add_hexside(h("1101"), h("1002"), Hexside::SLOPE).expect("adjacent on odd-q");
         assert!(m.hexside(h("1002"), h("1101")).contains(Hexside::SLOPE));
-        assert_eq!(m.add_hexside(h("1101"), h("1000"), Hexside::SLOPE), Err(MapError::NotAdjacent(h("1101"), h("1000"))));
+        assert_eq!(
+            m.add_hexside(h("1101"), h("1000"), Hexside::SLOPE),
+            Err(MapError::NotAdjacent(h("1101"), h("1000")))
+        );
         assert_eq!(m.distance(h("1000"), h("1303")), 5);
         m.set_elevation(h("1000"), 4).expect("grid");
         assert_eq!((m.elevation(h("1000")), m.elevation(h("1001"))), (Some(4), None));

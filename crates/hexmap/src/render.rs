@@ -455,7 +455,6 @@ fn names(o: &mut String, map: &Map, lay: &Layout) {
     }
 }
 
-
 /// Elevation shades, level 1 (darkest brown) to 6 (tan-ish white), as the printed map (EX 2.10a);
 /// levels above 6 keep the lightest shade.
 const LEVEL_FILL: [&str; 6] = ["#9c7048", "#b48a5e", "#c9a478", "#dbbe95", "#ead6b4", "#f7eedb"];
@@ -509,12 +508,8 @@ fn tactical(o: &mut String, map: &Map, lay: &Layout) {
             let _ = writeln!(o, r#"<path d="M{outline}Z" fill="url(#{pattern})"/>"#);
         }
         if t == TacticalTerrain::Building {
-            let _ = writeln!(
-                o,
-                r##"<rect x="{:.1}" y="{:.1}" width="5" height="4" fill="#222"/>"##,
-                cx - 2.5,
-                cy - 1.0
-            );
+            let _ =
+                writeln!(o, r##"<rect x="{:.1}" y="{:.1}" width="5" height="4" fill="#222"/>"##, cx - 2.5, cy - 1.0);
         }
     }
     o.push_str("</g>\n");
@@ -546,12 +541,7 @@ fn tactical(o: &mut String, map: &Map, lay: &Layout) {
             }
         }
         if !joined {
-            let _ = writeln!(
-                o,
-                r#"<path d="M{:.1},{:.1} q3,-3 6,0 t6,0"/>"#,
-                c.0 - 6.0,
-                c.1
-            );
+            let _ = writeln!(o, r#"<path d="M{:.1},{:.1} q3,-3 6,0 t6,0"/>"#, c.0 - 6.0, c.1);
         }
     }
     o.push_str("</g>\n");

@@ -273,7 +273,17 @@ impl Hexside {
     /// The features only GCACW maps use: pike, railroads, major and minor rivers, creek, dam,
     /// ferry, all-water, county border and ridges.
     pub const GCACW_ONLY: Hexside = Hexside(
-        (1 << 1) | (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 10) | (1 << 11) | (1 << 12) | (1 << 13) | (3 << 14),
+        (1 << 1)
+            | (1 << 3)
+            | (1 << 4)
+            | (1 << 5)
+            | (1 << 6)
+            | (1 << 7)
+            | (1 << 10)
+            | (1 << 11)
+            | (1 << 12)
+            | (1 << 13)
+            | (3 << 14),
     );
     /// Either slope.
     pub const ANY_SLOPE: Hexside = Hexside((1 << 18) | (1 << 19));
