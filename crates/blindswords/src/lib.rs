@@ -5,4 +5,6 @@
 
 pub mod catalog;
 pub mod charts;
+pub mod los;
+pub mod map;
 pub mod scenario;

@@ -194,10 +194,10 @@ enum Command {
 enum MapCommand {
     /// Draw a map as SVG.
     Render {
-        /// Map id, e.g. `hsn`.
+        /// Map id, e.g. `hsn` or `perryville`.
         map: String,
-        /// Output file (`-` for standard output).
-        #[arg(long, value_name = "FILE")]
+        /// Output file (`-`, the default, for standard output).
+        #[arg(long, value_name = "FILE", default_value = "-")]
         out: PathBuf,
     },
 }
@@ -332,7 +332,10 @@ fn run(command: Command, reg: &(dyn Registry + Sync)) -> Result<ExitCode, Failur
             caisson::serve::run(std::sync::Arc::new(Gcacw), host, port, &database, &mut out)?;
         }
         Command::Map { command: MapCommand::Render { map, out: file } } => {
-            let svg = reg.render_map_svg(&map)?;
+            // A map the GCACW registry does not know may be a Blind Swords one.
+            let svg = reg.render_map_svg(&map).or_else(|gcacw| {
+                caisson_blindswords::map::render_map_svg(&map).map_err(|bs| format!("{gcacw}; {bs}"))
+            })?;
             if file == Path::new("-") {
                 out.write_all(svg.as_bytes())?;
                 out.flush()?;

@@ -1,4 +1,5 @@
-//! Search over a map: hexes within a path length, and least-cost movement.
+//! Search over a map: hexes within a path length, least-cost movement, and the hexes a straight
+//! line between two hex centres passes through (for line of sight).
 //!
 //! Like hexx's `field_of_movement`, the searches take closures for costs and permissions, so the
 //! rules decide what a step costs and this crate only walks the grid.
@@ -6,8 +7,99 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use crate::hex::Hex;
+use crate::hex::{Hex, Parity};
 use crate::map::Map;
+
+/// One step of a straight line from hex centre to hex centre ([`line`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LineStep {
+    /// The line passes through this hex.
+    Hex(Hex),
+    /// The line runs exactly along the hexside between these two adjacent hexes, touching both
+    /// (Blind Swords EX 9.1a: such a line is affected by the more restrictive of the two).
+    Hexside(Hex, Hex),
+}
+
+impl LineStep {
+    /// The hexes of the step: one, or the two of a hexside.
+    #[must_use]
+    pub fn hexes(self) -> Vec<Hex> {
+        match self {
+            LineStep::Hex(h) => vec![h],
+            LineStep::Hexside(a, b) => vec![a, b],
+        }
+    }
+}
+
+/// The hexes a straight line from the centre of `from` to the centre of `to` touches, in order,
+/// both ends included (a supercover: every hex whose inside the segment crosses).
+///
+/// Hex borders lie where one of the three cube differences `x − y`, `y − z`, `z − x` takes an
+/// integer value, so the segment is cut at every such crossing; inside each piece the hex does
+/// not change and is found by rounding the piece's midpoint. The midpoint is rounded twice, with
+/// the line nudged a hair to either side: where the two disagree the piece runs exactly along the
+/// hexside between them (only in the six directions between hex rows), reported as
+/// [`LineStep::Hexside`]. A line through a corner where three hexes meet touches the third hex at
+/// a single point only, and that hex is not listed. Geometry is the same whatever the
+/// orientation; the parity only says how printed ids map to axial ones.
+#[must_use]
+pub fn line(parity: Parity, from: Hex, to: Hex) -> Vec<LineStep> {
+    let (q0, r0) = parity.axial(from);
+    let (q1, r1) = parity.axial(to);
+    let (dq, dr) = (i32::from(q1 - q0), i32::from(r1 - r0));
+    let (q0, r0) = (i32::from(q0), i32::from(r0));
+    // The three cube differences at the start, and their change along the segment.
+    let starts = [2 * q0 + r0, -q0 - 2 * r0, r0 - q0];
+    let deltas = [2 * dq + dr, -dq - 2 * dr, dr - dq];
+    let mut cuts = vec![0.0, 1.0];
+    for (s, d) in starts.into_iter().zip(deltas) {
+        let (lo, hi) = if d > 0 { (s, s + d) } else { (s + d, s) };
+        for k in lo + 1..hi {
+            cuts.push(f64::from(k - s) / f64::from(d));
+        }
+    }
+    cuts.sort_by(f64::total_cmp);
+    let at = |t: f64, sign: f64| {
+        const NUDGE: (f64, f64) = (1e-7, 2e-7);
+        round_axial(
+            parity,
+            f64::from(q0) + f64::from(dq) * t + NUDGE.0 * sign,
+            f64::from(r0) + f64::from(dr) * t + NUDGE.1 * sign,
+        )
+    };
+    let mut out = vec![LineStep::Hex(from)];
+    for pair in cuts.windows(2) {
+        let &[t0, t1] = pair else { continue };
+        if t1 - t0 < 1e-9 {
+            continue;
+        }
+        let mid = (t0 + t1) / 2.0;
+        let (a, b) = (at(mid, 1.0), at(mid, -1.0));
+        let step = if a == b { LineStep::Hex(a) } else { LineStep::Hexside(a.min(b), a.max(b)) };
+        if out.last() != Some(&step) {
+            out.push(step);
+        }
+    }
+    if out.last() != Some(&LineStep::Hex(to)) {
+        out.push(LineStep::Hex(to));
+    }
+    out
+}
+
+/// The hex containing the axial point `(q, r)` (cube rounding).
+fn round_axial(parity: Parity, q: f64, r: f64) -> Hex {
+    let s = -q - r;
+    let (mut rq, mut rr, rs) = (q.round(), r.round(), s.round());
+    let (dq, dr, ds) = ((rq - q).abs(), (rr - r).abs(), (rs - s).abs());
+    if dq > dr && dq > ds {
+        rq = -rr - rs;
+    } else if dr > ds {
+        rr = -rq - rs;
+    }
+    // Rounded values of map-sized coordinates fit in i16.
+    #[allow(clippy::cast_possible_truncation)]
+    parity.from_axial(rq as i16, rr as i16)
+}
 
 /// Hexes reachable from `start` by a path of at most `radius` steps, where every hex entered
 /// after `start` satisfies `enter` (used for command radius, GCACW 2.5, and leader transfers,
@@ -96,6 +188,23 @@ mod tests {
         m
     }
 
+    fn h(s: &str) -> Hex {
+        s.parse().expect("test hex")
+    }
+
+    #[test]
+    fn lines_along_a_column_and_along_hexsides() {
+        let p = Parity::OddQ;
+        let col: Vec<LineStep> = line(p, h("2620"), h("2623"));
+        assert_eq!(col, ["2620", "2621", "2622", "2623"].map(|x| LineStep::Hex(h(x))));
+        // 2420 to 2620 runs along the hexside between 2519 and 2520 (column 25 is the lower one).
+        let side = line(p, h("2420"), h("2620"));
+        assert_eq!(side.len(), 3);
+        assert_eq!(side[0], LineStep::Hex(h("2420")));
+        assert_eq!(side[1], LineStep::Hexside(h("2519"), h("2520")));
+        assert_eq!(line(p, h("2420"), h("2420")), vec![LineStep::Hex(h("2420"))]);
+    }
+
     #[test]
     fn within_counts_path_length_and_respects_blocks() {
         let m = open(9, 9);
@@ -120,5 +229,86 @@ mod tests {
         }
         let stopping = reachable(&m, c, 10, |_, _| Some(Step { cost: 1, stop: true }));
         assert_eq!(stopping.iter().flatten().count(), 7);
+    }
+}
+
+#[cfg(test)]
+mod line_properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn hex() -> impl Strategy<Value = Hex> {
+        (10i16..=40, 0i16..=40).prop_map(|(c, r)| Hex::new(c, r))
+    }
+
+    fn parity() -> impl Strategy<Value = Parity> {
+        prop_oneof![Just(Parity::EvenQ), Just(Parity::OddQ)]
+    }
+
+    fn adjacent(p: Parity, a: Hex, b: Hex) -> bool {
+        p.distance(a, b) == 1
+    }
+
+    proptest! {
+        /// Ends are the two hexes, there are at least distance + 1 steps, and every step touches
+        /// the previous one.
+        #[test]
+        fn a_line_is_a_connected_chain(p in parity(), a in hex(), b in hex()) {
+            let l = line(p, a, b);
+            prop_assert!(l.len() > usize::from(p.distance(a, b)));
+            prop_assert_eq!(l.first(), Some(&LineStep::Hex(a)));
+            prop_assert_eq!(l.last(), Some(&LineStep::Hex(b)));
+            for pair in l.windows(2) {
+                for x in pair[0].hexes() {
+                    for y in pair[1].hexes() {
+                        prop_assert!(adjacent(p, x, y), "{x} and {y} in {l:?}");
+                    }
+                }
+                if let LineStep::Hexside(x, y) = pair[1] {
+                    prop_assert!(adjacent(p, x, y));
+                }
+            }
+            // No step goes back towards the start.
+            let d: Vec<u16> = l.iter().map(|s| s.hexes().iter().map(|&x| p.distance(a, x)).max().unwrap_or(0)).collect();
+            prop_assert!(d.windows(2).all(|w| w[0] <= w[1]), "{l:?}");
+        }
+
+        /// The line back is the same line reversed.
+        #[test]
+        fn a_line_is_symmetric(p in parity(), a in hex(), b in hex()) {
+            let fwd = line(p, a, b);
+            let mut back = line(p, b, a);
+            back.reverse();
+            prop_assert_eq!(fwd, back);
+        }
+
+        /// Dense sampling of the segment finds no hex the line misses.
+        #[test]
+        fn no_hex_the_segment_crosses_is_missed(p in parity(), a in hex(), b in hex()) {
+            let l = line(p, a, b);
+            let all: Vec<Hex> = l.iter().flat_map(|s| s.hexes()).collect();
+            let (q0, r0) = p.axial(a);
+            let (q1, r1) = p.axial(b);
+            let steps = 64 * u32::from(p.distance(a, b).max(1));
+            for k in 0..=steps {
+                let t = f64::from(k) / f64::from(steps);
+                let q = f64::from(q0) + f64::from(q1 - q0) * t;
+                let r = f64::from(r0) + f64::from(r1 - r0) * t;
+                let x = round_axial(p, q, r);
+                prop_assert!(all.contains(&x), "{x} at t={t} not in {l:?}");
+            }
+        }
+
+        /// Hexside steps appear only on lines in the six directions between hex rows.
+        #[test]
+        fn hexside_steps_only_between_rows(p in parity(), a in hex(), b in hex()) {
+            let (q0, r0) = p.axial(a);
+            let (q1, r1) = p.axial(b);
+            let (dq, dr) = (q1 - q0, r1 - r0);
+            let ds = -dq - dr;
+            let between_rows = dq == dr || dr == ds || ds == dq;
+            let any_side = line(p, a, b).iter().any(|s| matches!(s, LineStep::Hexside(..)));
+            prop_assert_eq!(any_side, between_rows && (dq, dr) != (0, 0));
+        }
     }
 }

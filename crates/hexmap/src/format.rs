@@ -2,26 +2,36 @@
 //!
 //! ```text
 //! map hsn "Hood Strikes North"
-//! grid 01-58 34 33          # columns, rows in odd columns, rows in even columns
+//! grid 01-58 34 33          # columns, rows in odd columns, rows in even columns (from 01)
+//! # or: grid 10-40 00-40 00-40 odd-q columns-east tactical
+//! #     rows as first-last; then optional words: the parity (even-q, the default, or odd-q),
+//! #     the orientation (columns-north, the default, or columns-east) and the terrain key
+//! #     (gcacw, the default, or tactical)
 //! source "where the data comes from"
 //! reconstructed "why"       # optional: sets Map::reconstructed and is appended to Map::source
 //!
 //! [terrain]                 # one line per column: `XX <one terrain code per row>`, `-` = not playable
 //! 01 ..oo....
+//! [elevation]               # tactical maps: one digit per hex, same layout (`-` = none)
+//! 01 11223344
 //! [counties]
 //! legend M Maury            # letter -> county name
 //! 01 MMMM--LL               # one letter per row, `-` = none
 //! [routes]                  # a path of adjacent hexes; the feature goes on every hexside crossed
-//! pike "Columbia Pike": 1715 1815 1914
+//! pike "Columbia Pike": 1715 1815 1914       # tactical maps: road, trail
 //! [hexsides]                # features along hexsides, as pairs of adjacent hexes a/b
 //! minor-river "Duck River": 1714/1715 1715/1815
 //! ridge: 2030>2031          # upper>lower
+//! stone-fence: 2216/2316    # tactical maps: stone-fence wood-fence slope steep-slope river ford bridge
 //! [hexes]                   # in-hex features and names
 //! place 0511 "Poplar Grove"
 //! village 2914 "Spring Hill"
 //! ```
 //!
-//! `#` starts a comment (outside quotes); blank lines are ignored. After the file is read, county
+//! GCACW terrain codes are [`Terrain::code`], tactical ones [`TacticalTerrain::code`]; a hexside
+//! word of the other key is refused, a slope must join hexes of different elevation, and on a
+//! tactical map every playable hex needs an elevation. `#` starts a comment (outside quotes);
+//! blank lines are ignored. After the file is read, county
 //! borders are derived: every hexside between two playable hexes of different counties gets
 //! [`Hexside::COUNTY_BORDER`]. The parser never panics: every problem comes back as a
 //! [`FormatError`] naming the file, the line and what is wrong.
@@ -29,9 +39,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::hex::Hex;
-use crate::map::Map;
-use crate::terrain::{HexFeature, Hexside, Terrain};
+use crate::hex::{Hex, Parity};
+use crate::map::{Grid, Map, Orientation};
+use crate::terrain::{HexFeature, Hexside, TacticalTerrain, Terrain, TerrainKey};
 
 /// Why a map file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -106,6 +116,7 @@ pub fn parse(text: &str, file: &str) -> Result<Map, FormatError> {
 enum Section {
     Header,
     Terrain,
+    Elevation,
     Counties,
     Routes,
     Hexsides,
@@ -116,6 +127,7 @@ impl Section {
     fn from_name(name: &str) -> Option<Section> {
         match name {
             "terrain" => Some(Section::Terrain),
+            "elevation" => Some(Section::Elevation),
             "counties" => Some(Section::Counties),
             "routes" => Some(Section::Routes),
             "hexsides" => Some(Section::Hexsides),
@@ -135,12 +147,16 @@ struct Parser<'a> {
     reconstructed: Option<String>,
     terrain_cols: BTreeMap<i16, usize>,
     terrain_section_line: Option<usize>,
+    elevation_cols: BTreeMap<i16, usize>,
+    elevation_section_line: Option<usize>,
     county_cols: BTreeMap<i16, usize>,
     legend: BTreeMap<char, String>,
     /// Hexes that must be playable once the terrain is known, with the line that uses them.
     need_playable: Vec<(usize, Hex, &'static str)>,
     /// Crossings (ford, bridge, ...) that need a river, with their line.
     crossings: Vec<(usize, Hex, Hex, &'static str)>,
+    /// Slopes, which need hexes of different elevation, with their line.
+    slopes: Vec<(usize, Hex, Hex, &'static str)>,
     /// County letters per hex, applied at the end.
     counties: Vec<(Hex, char)>,
 }
@@ -161,10 +177,13 @@ impl<'a> Parser<'a> {
             reconstructed: None,
             terrain_cols: BTreeMap::new(),
             terrain_section_line: None,
+            elevation_cols: BTreeMap::new(),
+            elevation_section_line: None,
             county_cols: BTreeMap::new(),
             legend: BTreeMap::new(),
             need_playable: Vec::new(),
             crossings: Vec::new(),
+            slopes: Vec::new(),
             counties: Vec::new(),
         }
     }
@@ -190,7 +209,9 @@ impl<'a> Parser<'a> {
                 .ok_or_else(|| self.err(format!("section header `{content}` has no closing `]`")))?
                 .trim();
             let section = Section::from_name(name).ok_or_else(|| {
-                self.err(format!("unknown section `[{name}]` (known: terrain, counties, routes, hexsides, hexes)"))
+                self.err(format!(
+                    "unknown section `[{name}]` (known: terrain, elevation, counties, routes, hexsides, hexes)"
+                ))
             })?;
             if self.map.is_none() {
                 return Err(self.err(format!("section `[{name}]` before the `map` and `grid` lines")));
@@ -198,12 +219,16 @@ impl<'a> Parser<'a> {
             if section == Section::Terrain && self.terrain_section_line.is_none() {
                 self.terrain_section_line = Some(self.line);
             }
+            if section == Section::Elevation && self.elevation_section_line.is_none() {
+                self.elevation_section_line = Some(self.line);
+            }
             self.section = section;
             return Ok(());
         }
         match self.section {
             Section::Header => self.header(content),
             Section::Terrain => self.terrain(content),
+            Section::Elevation => self.elevation_line(content),
             Section::Counties => self.county_line(content),
             Section::Routes => self.route(content),
             Section::Hexsides => self.hexside_line(content),
@@ -257,7 +282,7 @@ impl<'a> Parser<'a> {
             return Err(self.err("a second `grid` line"));
         }
         let fields: Vec<&str> = rest.split_whitespace().collect();
-        let [cols, odd, even] = fields.as_slice() else {
+        let [cols, odd, even, words @ ..] = fields.as_slice() else {
             return Err(
                 self.err("`grid` needs three fields: columns (e.g. 01-58), rows in odd columns, rows in even columns")
             );
@@ -269,10 +294,45 @@ impl<'a> Parser<'a> {
         if c1 < c0 {
             return Err(self.err(format!("grid columns `{cols}`: the last column is before the first")));
         }
-        let odd = self.number(odd, "rows in odd columns", 1, 99)?;
-        let even = self.number(even, "rows in even columns", 1, 99)?;
-        self.map = Some(Map::new(&id, &name, (c0, c1), odd, even));
+        let (first_odd, odd) = self.rows(odd, "rows in odd columns")?;
+        let (first_even, even) = self.rows(even, "rows in even columns")?;
+        if first_odd != first_even {
+            return Err(self.err(format!(
+                "grid rows: odd columns start at row {first_odd:02} but even ones at {first_even:02}; they must match"
+            )));
+        }
+        let mut grid = Grid::gcacw((c0, c1), odd, even);
+        grid.first_row = first_odd;
+        for &word in words {
+            match word {
+                "even-q" => grid.parity = Parity::EvenQ,
+                "odd-q" => grid.parity = Parity::OddQ,
+                "columns-north" => grid.orientation = Orientation::ColumnsNorth,
+                "columns-east" => grid.orientation = Orientation::ColumnsEast,
+                "gcacw" => grid.key = TerrainKey::Gcacw,
+                "tactical" => grid.key = TerrainKey::Tactical,
+                other => return Err(self.err(format!(
+                    "grid: unknown word `{other}` (known: even-q, odd-q, columns-north, columns-east, gcacw, tactical)"
+                ))),
+            }
+        }
+        self.map = Some(Map::with_grid(&id, &name, grid));
         Ok(())
+    }
+
+    /// A row field of the grid line: a count `34` (rows 01–34) or a range `00-40`.
+    fn rows(&self, s: &str, what: &str) -> Result<(i16, i16), FormatError> {
+        match s.split_once('-') {
+            Some((a, b)) => {
+                let a = self.number(a, what, 0, 99)?;
+                let b = self.number(b, what, 0, 99)?;
+                if b < a {
+                    return Err(self.err(format!("{what} `{s}`: the last row is before the first")));
+                }
+                Ok((a, b))
+            }
+            None => Ok((1, self.number(s, what, 1, 99)?)),
+        }
     }
 
     fn number(&self, s: &str, what: &str, lo: i16, hi: i16) -> Result<i16, FormatError> {
@@ -328,8 +388,9 @@ impl<'a> Parser<'a> {
             Err(self.err(format!("hex {hex}: no such column {:02} (columns {c0:02}–{c1:02})", hex.col)))
         } else {
             Err(self.err(format!(
-                "hex {hex}: no such hex in column {:02} (rows 01–{:02})",
+                "hex {hex}: no such hex in column {:02} (rows {:02}–{:02})",
                 hex.col,
+                map.first_row(),
                 map.rows_in(hex.col)
             )))
         }
@@ -344,7 +405,7 @@ impl<'a> Parser<'a> {
         if !(c0..=c1).contains(&col) {
             return Err(self.err(format!("{what}: no such column {col:02} (columns {c0:02}–{c1:02})")));
         }
-        let rows = usize::try_from(map.rows_in(col)).unwrap_or(0);
+        let rows = usize::try_from(map.rows_in(col) - map.first_row() + 1).unwrap_or(0);
         let n = rest.chars().count();
         if n != rows {
             return Err(self.err(format!("{what} column {col:02}: {n} characters, but the column has {rows} rows")));
@@ -352,21 +413,43 @@ impl<'a> Parser<'a> {
         Ok((col, rest))
     }
 
+    /// The hex of the `i`-th character of a per-column line.
+    fn cell(&self, col: i16, i: usize) -> Result<Hex, FormatError> {
+        let first = self.grid()?.first_row();
+        Ok(Hex::new(col, first + i16::try_from(i).unwrap_or(i16::MAX - first)))
+    }
+
     fn terrain(&mut self, content: &str) -> Result<(), FormatError> {
         let (col, codes) = self.column_line(content, "terrain")?;
         if let Some(first) = self.terrain_cols.get(&col) {
             return Err(self.err(format!("terrain column {col:02} is listed twice (first on line {first})")));
         }
+        let key = self.grid()?.grid().key;
         let mut cells = Vec::new();
+        let mut tactical = Vec::new();
         for (i, c) in codes.chars().enumerate() {
-            let hex = Hex::new(col, i16::try_from(i + 1).unwrap_or(i16::MAX));
+            let hex = self.cell(col, i)?;
             if c == '-' {
                 continue;
             }
-            let t = Terrain::from_code(c).ok_or_else(|| {
-                self.err(format!("hex {hex}: unknown terrain code {c:?} (known: . o r w C s p h m ~ and - for none)"))
-            })?;
-            cells.push((hex, t));
+            match key {
+                TerrainKey::Gcacw => cells.push((
+                    hex,
+                    Terrain::from_code(c).ok_or_else(|| {
+                        self.err(format!(
+                            "hex {hex}: unknown terrain code {c:?} (known: . o r w C s p h m ~ and - for none)"
+                        ))
+                    })?,
+                )),
+                TerrainKey::Tactical => tactical.push((
+                    hex,
+                    TacticalTerrain::from_code(c).ok_or_else(|| {
+                        self.err(format!(
+                            "hex {hex}: unknown tactical terrain code {c:?} (known: . w c o T b s and - for none)"
+                        ))
+                    })?,
+                )),
+            }
         }
         let line = self.line;
         let file = self.file;
@@ -374,7 +457,40 @@ impl<'a> Parser<'a> {
         for (hex, t) in cells {
             map.set_terrain(hex, t).map_err(|e| err_at(file, line, e.to_string()))?;
         }
+        for (hex, t) in tactical {
+            map.set_tactical(hex, t).map_err(|e| err_at(file, line, e.to_string()))?;
+        }
         self.terrain_cols.insert(col, self.line);
+        Ok(())
+    }
+
+    fn elevation_line(&mut self, content: &str) -> Result<(), FormatError> {
+        if self.grid()?.grid().key != TerrainKey::Tactical {
+            return Err(self.err("[elevation] is for tactical maps (add `tactical` to the grid line)"));
+        }
+        let (col, digits) = self.column_line(content, "elevation")?;
+        if let Some(first) = self.elevation_cols.get(&col) {
+            return Err(self.err(format!("elevation column {col:02} is listed twice (first on line {first})")));
+        }
+        let mut cells = Vec::new();
+        for (i, c) in digits.chars().enumerate() {
+            let hex = self.cell(col, i)?;
+            if c == '-' {
+                continue;
+            }
+            let level = c
+                .to_digit(10)
+                .filter(|&d| d > 0)
+                .ok_or_else(|| self.err(format!("hex {hex}: elevation {c:?} should be a digit 1–9 or - for none")))?;
+            cells.push((hex, u8::try_from(level).unwrap_or(0)));
+        }
+        let line = self.line;
+        let file = self.file;
+        let map = self.map_mut()?;
+        for (hex, level) in cells {
+            map.set_elevation(hex, level).map_err(|e| err_at(file, line, e.to_string()))?;
+        }
+        self.elevation_cols.insert(col, self.line);
         Ok(())
     }
 
@@ -409,7 +525,7 @@ impl<'a> Parser<'a> {
             return Err(self.err(format!("county column {col:02} is listed twice (first on line {first})")));
         }
         for (i, c) in letters.chars().enumerate() {
-            let hex = Hex::new(col, i16::try_from(i + 1).unwrap_or(i16::MAX));
+            let hex = self.cell(col, i)?;
             if c == '-' {
                 continue;
             }
@@ -443,6 +559,7 @@ impl<'a> Parser<'a> {
                 "unknown route feature `{word}` (known: road, pike, trail, railroad, unfinished-railroad)"
             ))
         })?;
+        self.check_key(feature, word)?;
         let mut path = Vec::new();
         for item in items.split_whitespace() {
             path.push(self.hex(item)?);
@@ -453,7 +570,7 @@ impl<'a> Parser<'a> {
         let word = Hexside::NAMED.iter().find(|(_, f)| *f == feature).map_or("route", |(w, _)| *w);
         for pair in path.windows(2) {
             let &[a, b] = pair else { continue };
-            if a.direction_to(b).is_none() {
+            if self.grid()?.direction(a, b).is_none() {
                 return Err(self.err(format!("{word}: hex {b} does not neighbour the previous hex {a}")));
             }
         }
@@ -482,10 +599,11 @@ impl<'a> Parser<'a> {
         } else {
             Hexside::from_word(word).filter(|f| !Hexside::RIDGE.intersects(*f)).ok_or_else(|| {
                 self.err(format!(
-                    "unknown hexside feature `{word}` (known: ridge, major-river, minor-river, creek, ford, bridge, dam, ferry, all-water, county-border, and the route words)"
+                    "unknown hexside feature `{word}` (known: ridge, major-river, minor-river, creek, ford, bridge, dam, ferry, all-water, county-border, stone-fence, wood-fence, slope, steep-slope, river, and the route words)"
                 ))
             })?
         };
+        self.check_key(feature, word)?;
         let word: &'static str = if ridge {
             "ridge"
         } else {
@@ -502,7 +620,7 @@ impl<'a> Parser<'a> {
                 }
             })?;
             let (a, b) = (self.hex(a)?, self.hex(b)?);
-            if a.direction_to(b).is_none() {
+            if self.grid()?.direction(a, b).is_none() {
                 return Err(self.err(format!("{word}: hexes {a} and {b} are not adjacent")));
             }
             pairs.push((a, b));
@@ -516,6 +634,11 @@ impl<'a> Parser<'a> {
                 self.crossings.push((line, a, b, word));
             }
         }
+        if Hexside::ANY_SLOPE.intersects(feature) {
+            for &(a, b) in &pairs {
+                self.slopes.push((line, a, b, word));
+            }
+        }
         let file = self.file;
         let map = self.map_mut()?;
         for (a, b) in pairs {
@@ -524,6 +647,19 @@ impl<'a> Parser<'a> {
             }
             let r = if ridge { map.set_ridge(a, b) } else { map.add_hexside(a, b, feature) };
             r.map_err(|e| err_at(file, line, format!("{word}: {e}")))?;
+        }
+        Ok(())
+    }
+
+    /// Refuses a feature of the other terrain key (a fence on a GCACW map, a pike on a tactical one).
+    fn check_key(&self, feature: Hexside, word: &str) -> Result<(), FormatError> {
+        let key = self.grid()?.grid().key;
+        let foreign = match key {
+            TerrainKey::Gcacw => Hexside::TACTICAL_ONLY,
+            TerrainKey::Tactical => Hexside::GCACW_ONLY,
+        };
+        if feature.intersects(foreign) {
+            return Err(self.err(format!("`{word}` is not a feature of {} maps", key.word())));
         }
         Ok(())
     }
@@ -590,11 +726,30 @@ impl<'a> Parser<'a> {
             }
         }
         for &(line, a, b, what) in &self.crossings {
-            if !map.hexside(a, b).intersects(Hexside::RIVER) {
+            if !map.hexside(a, b).intersects(Hexside::ANY_RIVER) {
+                return Err(err_at(self.file, line, format!("{what} on hexside {a}/{b}, which has no river")));
+            }
+        }
+        if map.grid().key == TerrainKey::Tactical {
+            let Some(elev_line) = self.elevation_section_line else {
+                return Err(self.err("a tactical map needs an [elevation] section"));
+            };
+            for col in c0..=c1 {
+                let Some(&line) = self.elevation_cols.get(&col) else {
+                    return Err(err_at(self.file, elev_line, format!("elevation: column {col:02} is missing")));
+                };
+                let missing = map.hexes().find(|h| h.col == col && map.elevation(*h).is_none());
+                if let Some(hex) = missing {
+                    return Err(err_at(self.file, line, format!("elevation: playable hex {hex} has no level")));
+                }
+            }
+        }
+        for &(line, a, b, what) in &self.slopes {
+            if map.elevation(a) == map.elevation(b) {
                 return Err(err_at(
                     self.file,
                     line,
-                    format!("{what} on hexside {a}/{b}, which has no major or minor river"),
+                    format!("{what} on hexside {a}/{b}, whose two hexes are at the same elevation"),
                 ));
             }
         }

@@ -1,10 +1,13 @@
 //! Hex coordinates: printed ids, offset and axial forms, neighbours and distance.
 //!
-//! GCACW maps number hexes `XXYY`: `XX` is the column, `YY` the position in it. Columns are
-//! "even-q": even columns sit half a hex further along `YY` than odd ones (HSN digest §6.1,
-//! checked against the rulebook's combat example, where 4510 is south-west of 4610 and a rout of
-//! four hexes from 4610 ends in 4908). Geometry is computed in axial coordinates, where distance
-//! and direction are plain arithmetic.
+//! Maps number hexes `XXYY`: `XX` is the column, `YY` the position in it. Which columns sit half
+//! a hex further along `YY` is the grid's [`Parity`]. HSN is "even-q": even columns sit half a hex
+//! further along `YY` than odd ones (HSN digest §6.1, checked against the rulebook's combat
+//! example, where 4510 is south-west of 4610 and a rout of four hexes from 4610 ends in 4908).
+//! Perryville is "odd-q" (Blind Swords digest §6.1, EX 2.10n: 2316 neighbours both 2216 and
+//! 2217). Geometry is computed in axial coordinates, where distance and direction are plain
+//! arithmetic. The methods of [`Hex`] itself assume even-q; code for a map of another parity goes
+//! through [`Parity`] (or the [`crate::Map`] methods, which use the map's parity).
 
 use std::fmt;
 use std::str::FromStr;
@@ -49,6 +52,93 @@ impl Direction {
     }
 }
 
+/// Which columns of a grid sit half a hex further along their rows (towards higher `YY`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Parity {
+    /// Even columns sit half a hex further (GCACW's HSN map).
+    #[default]
+    EvenQ,
+    /// Odd columns sit half a hex further (Perryville: odd columns are half a hex further south).
+    OddQ,
+}
+
+impl Parity {
+    /// The map-file word.
+    #[must_use]
+    pub const fn word(self) -> &'static str {
+        match self {
+            Parity::EvenQ => "even-q",
+            Parity::OddQ => "odd-q",
+        }
+    }
+
+    /// Whether `col` is one of the columns set half a hex further along its rows.
+    #[must_use]
+    pub const fn shifted(self, col: i16) -> bool {
+        let odd = col & 1 == 1;
+        match self {
+            Parity::EvenQ => !odd,
+            Parity::OddQ => odd,
+        }
+    }
+
+    /// Axial coordinates `(q, r)` of a hex.
+    #[must_use]
+    pub const fn axial(self, hex: Hex) -> (i16, i16) {
+        match self {
+            Parity::EvenQ => hex.axial(),
+            Parity::OddQ => (hex.col, hex.row - (hex.col - (hex.col & 1)) / 2),
+        }
+    }
+
+    /// The hex at axial coordinates `(q, r)`.
+    #[must_use]
+    pub const fn from_axial(self, q: i16, r: i16) -> Hex {
+        match self {
+            Parity::EvenQ => Hex::from_axial(q, r),
+            Parity::OddQ => Hex { col: q, row: r + (q - (q & 1)) / 2 },
+        }
+    }
+
+    /// The neighbour of `hex` in direction `d` (it may be off the map).
+    #[must_use]
+    pub const fn neighbor(self, hex: Hex, d: Direction) -> Hex {
+        let (q, r) = self.axial(hex);
+        let (dq, dr) = AXIAL_STEPS[d.index()];
+        self.from_axial(q + dq, r + dr)
+    }
+
+    /// The six neighbours of `hex`, in direction order.
+    pub fn neighbors(self, hex: Hex) -> impl Iterator<Item = (Direction, Hex)> {
+        Direction::ALL.into_iter().map(move |d| (d, self.neighbor(hex, d)))
+    }
+
+    /// The direction from `a` to `b`, if they are adjacent.
+    #[must_use]
+    pub fn direction(self, a: Hex, b: Hex) -> Option<Direction> {
+        Direction::ALL.into_iter().find(|&d| self.neighbor(a, d) == b)
+    }
+
+    /// Hex distance between two hexes, whatever the terrain.
+    #[must_use]
+    pub const fn distance(self, a: Hex, b: Hex) -> u16 {
+        let (q1, r1) = self.axial(a);
+        let (q2, r2) = self.axial(b);
+        axial_distance(q1 - q2, r1 - r2)
+    }
+}
+
+const fn axial_distance(dq: i16, dr: i16) -> u16 {
+    let (a, b, c) = (dq.unsigned_abs(), dr.unsigned_abs(), (dq + dr).unsigned_abs());
+    let m = if a > b { a } else { b };
+    if m > c {
+        m
+    } else {
+        c
+    }
+}
+
 impl Hex {
     /// A hex from its printed column and row.
     #[must_use]
@@ -56,7 +146,7 @@ impl Hex {
         Hex { col, row }
     }
 
-    /// Axial coordinates `(q, r)` of this hex (even-q offset layout).
+    /// Axial coordinates `(q, r)` of this hex (even-q offset layout; see [`Parity::axial`]).
     #[must_use]
     pub const fn axial(self) -> (i16, i16) {
         let q = self.col;
@@ -89,15 +179,10 @@ impl Hex {
         Direction::ALL.into_iter().find(|&d| self.neighbor(d) == other)
     }
 
-    /// Hex distance: the fewest steps between two hexes, whatever the terrain.
+    /// Hex distance on an even-q grid: the fewest steps between two hexes, whatever the terrain.
     #[must_use]
     pub fn distance(self, other: Hex) -> u16 {
-        let (q1, r1) = self.axial();
-        let (q2, r2) = other.axial();
-        let dq = (q1 - q2).abs();
-        let dr = (r1 - r2).abs();
-        let ds = (q1 + r1 - q2 - r2).abs();
-        dq.max(dr).max(ds).unsigned_abs()
+        Parity::EvenQ.distance(self, other)
     }
 }
 
@@ -240,6 +325,34 @@ mod tests {
         let r: HexRange = "0101-0120".parse().expect("range");
         assert!(r.contains(h("0115")) && !r.contains(h("0121")));
         assert_eq!(r.hexes().count(), 20);
+    }
+
+    /// Blind Swords digest §6.1 and EX 2.10n: on Perryville's odd-q grid 2316 neighbours both 2216
+    /// and 2217, and 1612 neighbours 1712 (the EX 2.10a elevation examples).
+    #[test]
+    fn odd_q_neighbours_follow_the_perryville_examples() {
+        let p = Parity::OddQ;
+        let n: Vec<Hex> = p.neighbors(h("2316")).map(|(_, x)| x).collect();
+        for want in ["2216", "2217", "2315", "2317", "2416", "2417"] {
+            assert!(n.contains(&h(want)), "{want} should neighbour 2316");
+        }
+        let n: Vec<Hex> = p.neighbors(h("2216")).map(|(_, x)| x).collect();
+        for want in ["2115", "2116", "2315", "2316", "2215", "2217"] {
+            assert!(n.contains(&h(want)), "{want} should neighbour 2216");
+        }
+        assert_eq!(p.distance(h("1612"), h("1712")), 1);
+        assert_eq!(p.distance(h("1611"), h("1813")), 3);
+        assert_eq!(p.distance(h("2216"), h("2218")), 2);
+        // Even-q disagrees: there 2316 neighbours 2315 and 2316 of column 22.
+        assert_eq!(Parity::EvenQ.distance(h("2316"), h("2217")), 2);
+        for hex in [h("2316"), h("1000"), h("4040"), h("1712")] {
+            let (q, r) = p.axial(hex);
+            assert_eq!(p.from_axial(q, r), hex);
+            for (d, b) in p.neighbors(hex) {
+                assert_eq!(p.neighbor(b, d.opposite()), hex);
+                assert_eq!(p.direction(hex, b), Some(d));
+            }
+        }
     }
 
     #[test]

@@ -14,8 +14,8 @@ pub mod render;
 pub mod terrain;
 
 #[doc(inline)]
-pub use hex::{Direction, Hex, HexParseError, HexRange};
+pub use hex::{Direction, Hex, HexParseError, HexRange, Parity};
 #[doc(inline)]
-pub use map::{Map, MapError, Place, Ridge};
+pub use map::{Grid, Map, MapError, Orientation, Place, Ridge};
 #[doc(inline)]
-pub use terrain::{HexFeature, Hexside, Terrain};
+pub use terrain::{HexFeature, Hexside, TacticalTerrain, Terrain, TerrainKey};

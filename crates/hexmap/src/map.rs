@@ -3,8 +3,67 @@
 
 use std::collections::BTreeMap;
 
-use crate::hex::{Direction, Hex};
-use crate::terrain::{HexFeature, Hexside, Terrain};
+use crate::hex::{Direction, Hex, Parity};
+use crate::terrain::{HexFeature, Hexside, TacticalTerrain, Terrain, TerrainKey};
+
+/// How the columns of a grid lie on the page.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Orientation {
+    /// Columns are horizontal bands, the highest column at the top (north) and rows increasing
+    /// to the right (east); hexes are pointy-topped (HSN).
+    #[default]
+    ColumnsNorth,
+    /// Columns are vertical, increasing to the right (east), rows increasing downwards (south);
+    /// hexes are flat-topped (Perryville).
+    ColumnsEast,
+}
+
+impl Orientation {
+    /// The map-file word.
+    #[must_use]
+    pub const fn word(self) -> &'static str {
+        match self {
+            Orientation::ColumnsNorth => "columns-north",
+            Orientation::ColumnsEast => "columns-east",
+        }
+    }
+}
+
+/// The shape of a map's grid: its columns, rows, parity, orientation and terrain legend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grid {
+    /// First and last column, inclusive.
+    pub cols: (i16, i16),
+    /// The first row of every column (1 on HSN, 0 on Perryville).
+    pub first_row: i16,
+    /// The last row of odd columns.
+    pub last_row_odd: i16,
+    /// The last row of even columns.
+    pub last_row_even: i16,
+    /// Which columns sit half a hex further along their rows.
+    pub parity: Parity,
+    /// How the grid lies on the page.
+    pub orientation: Orientation,
+    /// Which terrain legend the hexes use.
+    pub key: TerrainKey,
+}
+
+impl Grid {
+    /// A GCACW grid: rows from 1, even-q, columns stacked northwards.
+    #[must_use]
+    pub const fn gcacw(cols: (i16, i16), rows_odd: i16, rows_even: i16) -> Grid {
+        Grid {
+            cols,
+            first_row: 1,
+            last_row_odd: rows_odd,
+            last_row_even: rows_even,
+            parity: Parity::EvenQ,
+            orientation: Orientation::ColumnsNorth,
+            key: TerrainKey::Gcacw,
+        }
+    }
+}
 
 /// A named place printed on the map.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -37,9 +96,11 @@ pub enum MapError {
     NotAdjacent(Hex, Hex),
 }
 
-/// A hex map: a grid of columns `min_col..=max_col`, odd columns holding rows `1..=rows_odd`
-/// and even columns rows `1..=rows_even`. A hex of the grid with no terrain is not playable
-/// (a partial edge hex).
+/// A hex map: a [`Grid`] of columns `min_col..=max_col`, odd columns holding rows
+/// `first_row..=last_row_odd` and even columns `first_row..=last_row_even`. A hex of the grid with
+/// no terrain is not playable (a partial edge hex). Neighbours, hexsides and distances follow the
+/// grid's [`Parity`]: on a map that is not even-q, use [`Map::distance`] and [`Map::neighbor`],
+/// not the even-q methods of [`Hex`].
 #[derive(Clone, Debug)]
 pub struct Map {
     /// Short id, e.g. `hsn`.
@@ -50,12 +111,13 @@ pub struct Map {
     pub source: String,
     /// Whether the map is a reconstruction rather than a transcription of the printed map.
     pub reconstructed: bool,
+    grid: Grid,
     min_col: i16,
     max_col: i16,
-    rows_odd: i16,
-    rows_even: i16,
     stride: usize,
     terrain: Vec<Option<Terrain>>,
+    tactical: Vec<Option<TacticalTerrain>>,
+    elevation: Vec<u8>,
     sides: Vec<Hexside>,
     features: BTreeMap<Hex, Vec<HexFeature>>,
     places: Vec<Place>,
@@ -65,22 +127,30 @@ pub struct Map {
 }
 
 impl Map {
-    /// An empty map (no playable hex yet) with the given grid.
+    /// An empty GCACW map (no playable hex yet): columns `cols`, rows from 1, even-q.
     #[must_use]
     pub fn new(id: &str, name: &str, cols: (i16, i16), rows_odd: i16, rows_even: i16) -> Map {
-        let stride = rows_odd.max(rows_even).max(0) as usize;
+        Map::with_grid(id, name, Grid::gcacw(cols, rows_odd, rows_even))
+    }
+
+    /// An empty map (no playable hex yet) on any grid.
+    #[must_use]
+    pub fn with_grid(id: &str, name: &str, grid: Grid) -> Map {
+        let cols = grid.cols;
+        let stride = (grid.last_row_odd.max(grid.last_row_even) - grid.first_row + 1).max(0) as usize;
         let n = (cols.1 - cols.0 + 1).max(0) as usize * stride;
         Map {
             id: id.to_string(),
             name: name.to_string(),
             source: String::new(),
             reconstructed: false,
+            grid,
             min_col: cols.0,
             max_col: cols.1,
-            rows_odd,
-            rows_even,
             stride,
             terrain: vec![None; n],
+            tactical: vec![None; n],
+            elevation: vec![0; n],
             sides: vec![Hexside::NONE; n * 3],
             features: BTreeMap::new(),
             places: Vec::new(),
@@ -96,26 +166,46 @@ impl Map {
         (self.min_col, self.max_col)
     }
 
-    /// Rows in a column of the grid.
+    /// The grid: columns, rows, parity, orientation and terrain legend.
+    #[must_use]
+    pub fn grid(&self) -> Grid {
+        self.grid
+    }
+
+    /// Which columns sit half a hex further along their rows.
+    #[must_use]
+    pub fn parity(&self) -> Parity {
+        self.grid.parity
+    }
+
+    /// The last row of a column of the grid (its number of rows when rows start at 1).
     #[must_use]
     pub fn rows_in(&self, col: i16) -> i16 {
         if col % 2 == 0 {
-            self.rows_even
+            self.grid.last_row_even
         } else {
-            self.rows_odd
+            self.grid.last_row_odd
         }
+    }
+
+    /// The first row of every column.
+    #[must_use]
+    pub fn first_row(&self) -> i16 {
+        self.grid.first_row
     }
 
     /// Whether the hex lies in the grid (playable or not).
     #[must_use]
     pub fn in_grid(&self, hex: Hex) -> bool {
-        (self.min_col..=self.max_col).contains(&hex.col) && (1..=self.rows_in(hex.col)).contains(&hex.row)
+        (self.min_col..=self.max_col).contains(&hex.col)
+            && (self.grid.first_row..=self.rows_in(hex.col)).contains(&hex.row)
     }
 
     /// Dense index of a grid hex, for per-hex arrays of size [`Map::index_len`].
     #[must_use]
     pub fn index(&self, hex: Hex) -> Option<usize> {
-        self.in_grid(hex).then(|| (hex.col - self.min_col) as usize * self.stride + (hex.row - 1) as usize)
+        self.in_grid(hex)
+            .then(|| (hex.col - self.min_col) as usize * self.stride + (hex.row - self.grid.first_row) as usize)
     }
 
     /// Size of a dense per-hex array.
@@ -127,36 +217,70 @@ impl Map {
     /// The hex at a dense index.
     #[must_use]
     pub fn hex_at(&self, index: usize) -> Hex {
-        Hex::new(self.min_col + (index / self.stride) as i16, (index % self.stride) as i16 + 1)
+        Hex::new(self.min_col + (index / self.stride) as i16, (index % self.stride) as i16 + self.grid.first_row)
     }
 
     /// Whether units can be on this hex: it is in the grid and has terrain.
     #[must_use]
     pub fn contains(&self, hex: Hex) -> bool {
-        self.terrain(hex).is_some()
+        self.index(hex).is_some_and(|i| self.playable(i))
     }
 
-    /// The major terrain of a playable hex.
+    fn playable(&self, i: usize) -> bool {
+        self.terrain[i].is_some() || self.tactical[i].is_some()
+    }
+
+    /// The major terrain of a playable hex of a GCACW map.
     #[must_use]
     pub fn terrain(&self, hex: Hex) -> Option<Terrain> {
         self.index(hex).and_then(|i| self.terrain[i])
     }
 
+    /// The terrain of a playable hex of a tactical map.
+    #[must_use]
+    pub fn tactical(&self, hex: Hex) -> Option<TacticalTerrain> {
+        self.index(hex).and_then(|i| self.tactical[i])
+    }
+
+    /// The elevation level of a hex, where the map records one.
+    #[must_use]
+    pub fn elevation(&self, hex: Hex) -> Option<u8> {
+        self.index(hex).map(|i| self.elevation[i]).filter(|&e| e > 0)
+    }
+
     /// Every playable hex, in printed order.
     pub fn hexes(&self) -> impl Iterator<Item = Hex> + '_ {
-        (0..self.terrain.len()).filter(|&i| self.terrain[i].is_some()).map(|i| self.hex_at(i))
+        (0..self.terrain.len()).filter(|&i| self.playable(i)).map(|i| self.hex_at(i))
+    }
+
+    /// The neighbour of a hex in direction `d`, by the map's parity (it may be off the map).
+    #[must_use]
+    pub fn neighbor(&self, hex: Hex, d: Direction) -> Hex {
+        self.grid.parity.neighbor(hex, d)
+    }
+
+    /// The direction from `a` to `b`, if they are adjacent on this map's grid.
+    #[must_use]
+    pub fn direction(&self, a: Hex, b: Hex) -> Option<Direction> {
+        self.grid.parity.direction(a, b)
+    }
+
+    /// Hex distance on this map's grid, whatever the terrain.
+    #[must_use]
+    pub fn distance(&self, a: Hex, b: Hex) -> u16 {
+        self.grid.parity.distance(a, b)
     }
 
     /// Playable neighbours of a hex.
     pub fn neighbors(&self, hex: Hex) -> impl Iterator<Item = (Direction, Hex)> + '_ {
-        hex.neighbors().filter(|(_, n)| self.contains(*n))
+        self.grid.parity.neighbors(hex).filter(|(_, n)| self.contains(*n))
     }
 
     fn side_slot(&self, hex: Hex, d: Direction) -> Option<(usize, bool)> {
         if d.index() < 3 {
             self.index(hex).map(|i| (i * 3 + d.index(), true))
         } else {
-            self.index(hex.neighbor(d)).map(|i| (i * 3 + d.opposite().index(), false))
+            self.index(self.neighbor(hex, d)).map(|i| (i * 3 + d.opposite().index(), false))
         }
     }
 
@@ -174,7 +298,7 @@ impl Map {
     /// The features of the hexside between two adjacent hexes (none if not adjacent).
     #[must_use]
     pub fn hexside(&self, a: Hex, b: Hex) -> Hexside {
-        a.direction_to(b).map_or(Hexside::NONE, |d| self.hexside_dir(a, d))
+        self.direction(a, b).map_or(Hexside::NONE, |d| self.hexside_dir(a, d))
     }
 
     /// Which way a move from `from` to the adjacent `to` crosses a ridge.
@@ -290,12 +414,32 @@ impl Map {
         Ok(())
     }
 
+    /// Sets the terrain of a grid hex of a tactical map, making it playable.
+    ///
+    /// # Errors
+    /// The hex is outside the grid.
+    pub fn set_tactical(&mut self, hex: Hex, t: TacticalTerrain) -> Result<(), MapError> {
+        let i = self.index(hex).ok_or(MapError::OffMap(hex))?;
+        self.tactical[i] = Some(t);
+        Ok(())
+    }
+
+    /// Sets the elevation level of a grid hex (0 clears it).
+    ///
+    /// # Errors
+    /// The hex is outside the grid.
+    pub fn set_elevation(&mut self, hex: Hex, level: u8) -> Result<(), MapError> {
+        let i = self.index(hex).ok_or(MapError::OffMap(hex))?;
+        self.elevation[i] = level;
+        Ok(())
+    }
+
     /// Adds features to the hexside between two adjacent hexes.
     ///
     /// # Errors
     /// A hex is off the grid, or the two are not adjacent.
     pub fn add_hexside(&mut self, a: Hex, b: Hex, f: Hexside) -> Result<(), MapError> {
-        let d = a.direction_to(b).ok_or(MapError::NotAdjacent(a, b))?;
+        let d = self.direction(a, b).ok_or(MapError::NotAdjacent(a, b))?;
         for h in [a, b] {
             if !self.in_grid(h) {
                 return Err(MapError::OffMap(h));
@@ -421,6 +565,40 @@ mod tests {
         m.set_ridge(h("0203"), h("0103")).expect("adjacent");
         assert_eq!(m.ridge(h("0103"), h("0203")), Ridge::Up);
         assert_eq!(m.ridge(h("0203"), h("0103")), Ridge::Down);
+    }
+
+    #[test]
+    fn odd_q_grids_from_row_zero_index_and_share_hexsides() {
+        let grid = Grid {
+            cols: (10, 13),
+            first_row: 0,
+            last_row_odd: 3,
+            last_row_even: 3,
+            parity: Parity::OddQ,
+            orientation: Orientation::ColumnsEast,
+            key: TerrainKey::Tactical,
+        };
+        let mut m = Map::with_grid("p", "p", grid);
+        for c in 10..=13 {
+            for r in 0..=3 {
+                m.set_tactical(Hex::new(c, r), TacticalTerrain::Clear).expect("grid");
+            }
+        }
+        assert_eq!(m.hexes().count(), 16);
+        assert!(m.contains(h("1000")) && !m.contains(h("1004")) && m.terrain(h("1000")).is_none());
+        for hex in m.hexes() {
+            assert_eq!(m.hex_at(m.index(hex).expect("indexed")), hex);
+        }
+        // Odd column 11 is the lower one: 1101 neighbours 1001 and 1002, not 1000.
+        m.add_hexside(h("1101"), h("1002"), Hexside::SLOPE).expect("adjacent on odd-q");
+        assert!(m.hexside(h("1002"), h("1101")).contains(Hexside::SLOPE));
+        assert_eq!(
+            m.add_hexside(h("1101"), h("1000"), Hexside::SLOPE),
+            Err(MapError::NotAdjacent(h("1101"), h("1000")))
+        );
+        assert_eq!(m.distance(h("1000"), h("1303")), 5);
+        m.set_elevation(h("1000"), 4).expect("grid");
+        assert_eq!((m.elevation(h("1000")), m.elevation(h("1001"))), (Some(4), None));
     }
 
     #[test]

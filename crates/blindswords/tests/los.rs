@@ -1,0 +1,196 @@
+//! Line of sight (SR 9.1a with the EX 9.1a cases): the rulebook's worked examples and one test
+//! per case of the rule.
+
+use caisson_blindswords::los::{line_of_sight, Los, Sight};
+use caisson_blindswords::map::builtin;
+use caisson_hexmap::{format, Hex, Map};
+
+fn h(s: &str) -> Hex {
+    s.parse().expect("test hex")
+}
+
+/// A small tactical map, columns 10–14 and rows 00–04: one terrain string and one level string
+/// per column (`.` clear, `w` woods, `T` town, `c` corn).
+fn small(terrain: [&str; 5], levels: [&str; 5]) -> Map {
+    let mut text = String::from("map t \"t\"\ngrid 10-14 00-04 00-04 odd-q columns-east tactical\n[terrain]\n");
+    for (i, t) in terrain.iter().enumerate() {
+        text.push_str(&format!("{} {t}\n", 10 + i));
+    }
+    text.push_str("[elevation]\n");
+    for (i, l) in levels.iter().enumerate() {
+        text.push_str(&format!("{} {l}\n", 10 + i));
+    }
+    format::parse(&text, "small.txt").expect("test map parses")
+}
+
+fn los(map: &Map, from: &str, to: &str, units: &[&str]) -> Los {
+    let units: Vec<Hex> = units.iter().map(|s| h(s)).collect();
+    line_of_sight(map, h(from), h(to), |x| units.contains(&x)).expect("hexes on the map")
+}
+
+fn rules(l: &Los) -> Vec<&'static str> {
+    l.reasons.iter().map(|r| r.rule).collect()
+}
+
+const CLEAR: [&str; 5] = ["....."; 5];
+
+/// EX 9.1a, firing up: USA A on level 1 fires at CSA C on level 2; 2622 and 2621, at level 2,
+/// block. USA B on level 1, with only level-1 hexes between, sees C clearly. On the reconstructed
+/// map C is in 2620, A in 2623 and B in 2618 (the rulebook gives only 2621 and 2622).
+#[test]
+fn ex_9_1a_firing_up_example_2622_2621() {
+    let m = builtin("perryville").expect("map");
+    let a = los(&m, "2623", "2620", &[]);
+    assert_eq!(a.sight, Sight::Blocked);
+    let blockers: Vec<Hex> = a.reasons.iter().map(|r| r.hex).collect();
+    assert_eq!(blockers, [h("2622"), h("2621")]);
+    assert!(rules(&a).iter().all(|r| *r == "EX 9.1a firing up iv"), "{:?}", a.reasons);
+    let b = los(&m, "2618", "2620", &[]);
+    assert_eq!(b.sight, Sight::Clear, "{:?}", b.reasons);
+}
+
+/// EX 9.1a, same level: C and A both on level 2, the dismounted cavalry B on level 1 between
+/// them obscures but does not block (the example is the source of ruling PL2, A-14a); the line
+/// passes over B, which fire combat checks against SR 9.1b.
+#[test]
+fn ex_9_1a_same_level_example_unit_below_obscures() {
+    let m = small(CLEAR, ["22222", "22222", "21222", "22222", "22222"]);
+    // Column 12 from row 00 to row 04 passes 1201, 1202, 1203; B is in 1201 at level 1.
+    let l = los(&m, "1200", "1204", &["1201"]);
+    assert_eq!(l.sight, Sight::Obscured);
+    assert_eq!(rules(&l), ["EX 9.1a same level ii, ruling PL2 (A-14a)"]);
+    assert_eq!(l.over_units, [h("1201")]);
+}
+
+/// EX 9.1a, firing down: B one level above A, with an intervening hex at B's level: Blocked.
+/// "If B was on" A's level the woods in that hex would still block. The example's levels 8 and
+/// 7 are off the 1–6 scale: the test keeps the logic at levels 6 and 5.
+#[test]
+fn ex_9_1a_firing_down_example_1110() {
+    let m = small([".....", ".....", "..w..", ".....", "....."], ["66666", "66666", "66665", "66666", "66666"]);
+    let l = los(&m, "1200", "1204", &[]);
+    assert_eq!(l.sight, Sight::Blocked);
+    assert!(l.reasons.iter().any(|r| r.hex == h("1202") && r.rule == "EX 9.1a firing down iii"), "{:?}", l.reasons);
+    // Both at one level: the woods in the intervening hex block (same level iii).
+    let same = small([".....", ".....", "..w..", ".....", "....."], ["55555", "55555", "55555", "55555", "55555"]);
+    let l = los(&same, "1200", "1204", &[]);
+    assert_eq!(l.sight, Sight::Blocked);
+    assert_eq!(rules(&l), ["EX 9.1a same level iii"]);
+}
+
+/// SR 9.3 fire example and EX 9.1a: a target in woods is always Obscured, even adjacent.
+#[test]
+fn target_in_woods_is_obscured_even_adjacent() {
+    let m = small(["..w..", ".....", ".....", ".....", "....."], ["11111"; 5]);
+    let l = los(&m, "1001", "1002", &[]);
+    assert_eq!(l.sight, Sight::Obscured);
+    assert_eq!(rules(&l), ["EX 9.1a (target in woods)"]);
+}
+
+/// SR 9.1a: the firer's own hex never affects its LOS.
+#[test]
+fn the_firers_own_hex_does_not_count() {
+    let m = small(["w....", ".....", ".....", ".....", "....."], ["11111"; 5]);
+    assert_eq!(los(&m, "1000", "1004", &[]).sight, Sight::Clear);
+}
+
+#[test]
+fn same_level_cases() {
+    // i: a higher hex blocks, whatever is in it.
+    let m = small(CLEAR, ["22222", "22222", "22322", "22222", "22222"]);
+    let l = los(&m, "1200", "1204", &[]);
+    assert_eq!((l.sight, rules(&l)), (Sight::Blocked, vec!["EX 9.1a same level i"]));
+    // ii: lower woods or Perryville obscure.
+    let m = small([".....", ".....", ".w.T.", ".....", "....."], ["22222", "22222", "21212", "22222", "22222"]);
+    let l = los(&m, "1200", "1204", &[]);
+    assert_eq!(l.sight, Sight::Obscured);
+    assert_eq!(rules(&l), ["EX 9.1a same level ii", "EX 9.1a same level ii"]);
+    // iii: woods, Perryville or a unit at the same level block; an empty clear hex does not.
+    let m = small([".....", ".....", ".T...", ".....", "....."], ["22222"; 5]);
+    assert_eq!(los(&m, "1200", "1204", &[]).sight, Sight::Blocked);
+    let m = small(CLEAR, ["22222"; 5]);
+    assert_eq!(los(&m, "1200", "1204", &[]).sight, Sight::Clear);
+    let l = los(&m, "1200", "1204", &["1203"]);
+    assert_eq!((l.sight, rules(&l)), (Sight::Blocked, vec!["EX 9.1a same level iii"]));
+    assert!(l.over_units.is_empty(), "a blocking unit is not fired over");
+}
+
+#[test]
+fn firing_up_cases() {
+    // Firer 1200 at level 2, target 1204 at level 5; intervening 1201 1202 1203.
+    let map = |t: &'static str, mid: &str| {
+        let col = format!("2{mid}5");
+        small([".....", ".....", t, ".....", "....."], ["33333", "33333", col.as_str(), "33333", "33333"])
+    };
+    // i: higher than both; iv: at the target's level.
+    assert_eq!(rules(&los(&map(".....", "161"), "1200", "1204", &[])), ["EX 9.1a firing up i"]);
+    assert_eq!(rules(&los(&map(".....", "151"), "1200", "1204", &[])), ["EX 9.1a firing up iv"]);
+    // iii: from the firer's level up to below the target's, woods / Perryville / units obscure.
+    let l = los(&map("..w..", "234"), "1200", "1204", &["1203"]);
+    assert_eq!(l.sight, Sight::Obscured);
+    assert_eq!(rules(&l), ["EX 9.1a firing up iii", "EX 9.1a firing up iii"]);
+    // ii: lower than both, the same.
+    let l = los(&map(".T...", "111"), "1200", "1204", &[]);
+    assert_eq!((l.sight, rules(&l)), (Sight::Obscured, vec!["EX 9.1a firing up ii"]));
+    // An empty clear hex in between is no obstacle at any lower level.
+    assert_eq!(los(&map(".....", "234"), "1200", "1204", &[]).sight, Sight::Clear);
+}
+
+#[test]
+fn firing_down_cases() {
+    // Firer 1200 at level 5, target 1204 at level 2.
+    let map = |t: &'static str, mid: &str| {
+        let col = format!("5{mid}2");
+        small([".....", ".....", t, ".....", "....."], ["33333", "33333", col.as_str(), "33333", "33333"])
+    };
+    assert_eq!(rules(&los(&map(".....", "161"), "1200", "1204", &[])), ["EX 9.1a firing down i"]);
+    assert_eq!(rules(&los(&map(".....", "151"), "1200", "1204", &[])), ["EX 9.1a firing down iii"]);
+    // iv: from the target's level up to below the firer's: woods and units obscure...
+    let l = los(&map("..w..", "432"), "1200", "1204", &["1203"]);
+    assert_eq!(rules(&l), ["EX 9.1a firing down iv", "EX 9.1a firing down iv"]);
+    // ... and Perryville too, by ruling PL3 (A-14b).
+    let l = los(&map(".T...", "333"), "1200", "1204", &[]);
+    assert_eq!((l.sight, rules(&l)), (Sight::Obscured, vec!["EX 9.1a firing down iv, ruling PL3 (A-14b)"]));
+    // ii: lower than both.
+    let l = los(&map("...w.", "111"), "1200", "1204", &[]);
+    assert_eq!((l.sight, rules(&l)), (Sight::Obscured, vec!["EX 9.1a firing down ii"]));
+}
+
+/// EX 9.1a: a line exactly along a hexside takes the more restrictive of the two hexes. From 1002
+/// to 1202 the line runs along the hexside between 1101 and 1102 (column 11 sits half a hex
+/// lower).
+#[test]
+fn along_a_hexside_the_more_restrictive_hex_counts() {
+    let m = small([".....", "..w..", ".....", ".....", "....."], ["22222"; 5]);
+    let l = los(&m, "1002", "1202", &[]);
+    assert_eq!(l.sight, Sight::Blocked);
+    assert_eq!(l.reasons.len(), 1);
+    assert_eq!(l.reasons[0].hex, h("1102"));
+    assert!(l.reasons[0].detail.contains("1101"), "{}", l.reasons[0]);
+    // With the woods on the other side instead, the same.
+    let m = small([".....", ".w...", ".....", ".....", "....."], ["22222"; 5]);
+    assert_eq!(los(&m, "1002", "1202", &[]).reasons[0].hex, h("1101"));
+    // Neither side an obstacle: clear.
+    assert_eq!(los(&small(CLEAR, ["22222"; 5]), "1002", "1202", &[]).sight, Sight::Clear);
+}
+
+/// EX 2.10f, ruling PL4: corn fields are no LOS obstacle, at one level or between levels.
+#[test]
+fn corn_is_no_obstacle() {
+    let m = small([".....", ".....", ".ccc.", ".....", "....."], ["22222"; 5]);
+    assert_eq!(los(&m, "1200", "1204", &[]).sight, Sight::Clear);
+}
+
+#[test]
+fn off_map_hexes_are_an_error() {
+    let m = small(CLEAR, ["22222"; 5]);
+    assert!(line_of_sight(&m, h("1200"), h("1505"), |_| false).is_err());
+}
+
+/// The reasons read as an explanation: the sight, the hex, what is there and the rule.
+#[test]
+fn reasons_explain_themselves() {
+    let m = builtin("perryville").expect("map");
+    let l = los(&m, "2623", "2620", &[]);
+    assert_eq!(l.reasons[0].to_string(), "blocked by 2622: level 2, the target's level [EX 9.1a firing up iv]");
+}
