@@ -751,6 +751,10 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
     fn trim(&self, state: &mut State) {
         state.log.clear();
     }
+
+    fn clock(&self, state: &State) -> u64 {
+        u64::from(state.turn)
+    }
 }
 
 /// A distance field: the movement points (in halves) from each hex (by map index) to the nearest

@@ -1,0 +1,64 @@
+//! The search layer on the kernel's toy game "Race" (roll one die, two dice for one point less,
+//! or pass; points race to 15): when the search overrules the heuristic prior, and when not.
+
+use caisson_ai::search::{decide_with, Budget};
+use caisson_ai::Heuristics;
+use caisson_kernel::toy::{Race, RaceState, SIDES};
+use caisson_kernel::{Decision, Pending, Rules};
+
+/// A prior that wrongly prefers passing, and a value of `scale` × the side's lead in points.
+struct PassFirst {
+    scale: f64,
+}
+
+impl Heuristics<Race> for PassFirst {
+    fn priors(&self, _: &Race, _: &RaceState, decision: &Decision) -> Vec<f64> {
+        decision.options.iter().map(|o| if o.id == "pass" { 1.0 } else { 0.0 }).collect()
+    }
+
+    fn value(&self, _: &Race, state: &RaceState, side: &str) -> f64 {
+        let me = usize::from(side != SIDES[0]);
+        self.scale * (f64::from(state.scores[me]) - f64::from(state.scores[1 - me]))
+    }
+
+    fn trim(&self, state: &mut RaceState) {
+        state.log.clear();
+    }
+
+    fn clock(&self, state: &RaceState) -> u64 {
+        u64::from(state.turn)
+    }
+}
+
+fn first_decision(race: &Race) -> (RaceState, Decision) {
+    let state = race.start();
+    match race.pending(&state) {
+        Pending::Decide(d) => (state, d),
+        other => panic!("Race starts with a decision, not {other:?}"),
+    }
+}
+
+const BUDGET: Budget = Budget { candidates: 3, rollouts: 8, horizon: 1, epsilon: 0.0 };
+
+#[test]
+fn a_clearly_better_option_overrules_the_prior() {
+    // Rolling gains 2.5 to 6 points on average over passing: far beyond the margin.
+    let race = Race::default();
+    let (state, decision) = first_decision(&race);
+    for seed in 0..20 {
+        let choice = decide_with(&race, &state, &decision, &PassFirst { scale: 1.0 }, BUDGET, seed);
+        assert_ne!(choice, "pass", "seed {seed}");
+    }
+}
+
+#[test]
+fn a_gain_within_the_margin_leaves_the_prior_standing() {
+    // The same gains valued at a tenth are below the 1-point margin: choosing by them would be
+    // choosing by noise, so the best prior stands.
+    let race = Race::default();
+    let (state, decision) = first_decision(&race);
+    for seed in 0..20 {
+        let choice = decide_with(&race, &state, &decision, &PassFirst { scale: 0.1 }, BUDGET, seed);
+        assert_eq!(choice, "pass", "seed {seed}");
+    }
+}
