@@ -5,6 +5,7 @@
 
 pub mod catalog;
 pub mod charts;
+pub mod cohesion;
 pub mod los;
 pub mod map;
 pub mod scenario;
