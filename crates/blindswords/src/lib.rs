@@ -6,6 +6,7 @@
 pub mod catalog;
 pub mod charts;
 pub mod cohesion;
+pub mod fire;
 pub mod los;
 pub mod map;
 pub mod scenario;
