@@ -5,6 +5,7 @@
 
 pub mod catalog;
 pub mod charts;
+pub mod close;
 pub mod cohesion;
 pub mod fire;
 pub mod los;
