@@ -10,4 +10,5 @@ pub mod cohesion;
 pub mod fire;
 pub mod los;
 pub mod map;
+pub mod rally;
 pub mod scenario;
