@@ -459,6 +459,22 @@ pub fn resolve(charts: &Charts, assessment: &FireAssessment, roll: D66, lead_cr:
     FireResult { cell, test, explanation }
 }
 
+/// Whether fires into `target` make Flanking Fire (SR 9.3c, EX 9.3 x, ruling A-14e): `entries`
+/// are, for each announced fire, the hex its line of sight crosses from into the target (the last
+/// hex of [`crate::los::Los::line`] before the target; the firer's hex when adjacent). Two lines
+/// qualify when at least one full hexside of the target lies between the hexsides they enter by,
+/// that is when their directions are neither the same nor neighbours.
+#[must_use]
+pub fn flanking_fire(target: Hex, entries: &[Hex]) -> bool {
+    let dirs: Vec<usize> = entries.iter().filter_map(|h| target.direction_to(*h)).map(|d| d.index()).collect();
+    dirs.iter().enumerate().any(|(i, a)| {
+        dirs[i + 1..].iter().any(|b| {
+            let d = a.abs_diff(*b);
+            d.min(6 - d) >= 2
+        })
+    })
+}
+
 /// The name of a Cohesion Test section.
 #[must_use]
 pub const fn section_name(s: Section) -> &'static str {

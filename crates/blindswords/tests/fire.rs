@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use caisson_blindswords::catalog::{Side, Sp, UnitType, Weapon};
 use caisson_blindswords::charts::{Charts, Order, Section, D66};
 use caisson_blindswords::cohesion::Morale;
-use caisson_blindswords::fire::{assess, resolve, FireAssessment, FireInput, FireKind, Firer, Over, Target};
+use caisson_blindswords::fire::{
+    assess, flanking_fire, resolve, FireAssessment, FireInput, FireKind, Firer, Over, Target,
+};
 use caisson_blindswords::los::Sight;
 use caisson_hexmap::Hex;
 use caisson_kernel::data::DataDir;
@@ -239,6 +241,21 @@ fn terrain_and_skirmish_shifts() {
     i.target.lead_cavalry = true;
     // Skirmishing cavalry: 1R - 2L = 1L (digest 3.10.5 note).
     assert_eq!(ok(&c, &i).net_shift, -1);
+}
+
+/// SR 9.3c (ruling A-14e): lines entering by the same or neighbouring hexsides do not flank;
+/// with a full hexside between them they do.
+#[test]
+fn flanking_fire_needs_a_hexside_between_the_lines() {
+    let t = Hex::new(20, 20);
+    let around: Vec<Hex> = t.neighbors().map(|(_, h)| h).collect();
+    assert!(!flanking_fire(t, &[around[0], around[0]]));
+    assert!(!flanking_fire(t, &[around[0], around[1]]));
+    assert!(!flanking_fire(t, &[around[0], around[5]]));
+    assert!(flanking_fire(t, &[around[0], around[2]]));
+    assert!(flanking_fire(t, &[around[1], around[4]]));
+    assert!(!flanking_fire(t, &[around[1]]));
+    assert!(!flanking_fire(t, &[Hex::new(25, 25), around[3]]), "a hex not next to the target is no entry");
 }
 
 proptest! {
