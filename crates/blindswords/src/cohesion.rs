@@ -330,11 +330,12 @@ struct Dice<'a> {
 impl Dice<'_> {
     fn next(&mut self, unit: &CombatUnit, cr: i32) -> Result<u8, Need> {
         match self.rolls.get(self.used) {
-            Some(&r) => {
+            Some(&r) if (1..=6).contains(&r) => {
                 self.used += 1;
                 Ok(r)
             }
-            None => Err(Need::Roll(RollRequest {
+            // Missing, or not a die face: ask for the roll.
+            _ => Err(Need::Roll(RollRequest {
                 side: unit.side.to_string(),
                 purpose: format!("Break Test for {} (modified CR {cr})", unit.id),
                 rule: "SR 12.6".to_string(),

@@ -8,6 +8,44 @@
 //! modified Cohesion Rating. Neither touches any state: the caller builds a [`FireInput`] from its
 //! own (line of sight from [`crate::los::line_of_sight`], ratings from [`crate::cohesion::Stack`])
 //! and applies the [`crate::cohesion::fire_test`] the result names.
+//!
+//! # Example
+//!
+//! The 41st Georgia fires at the 123rd Illinois, two hexes away across clear ground; the roll is
+//! made through the kernel and handed in.
+//!
+//! ```
+//! use caisson_blindswords::catalog::Catalog;
+//! use caisson_blindswords::charts::{Charts, Order, D66};
+//! use caisson_blindswords::cohesion::{fire_test, CombatUnit, FireTest, Stack};
+//! use caisson_blindswords::fire::{assess, resolve, FireInput, FireKind, Firer, Target};
+//! use caisson_blindswords::los::Sight;
+//! use caisson_hexmap::Hex;
+//! use caisson_kernel::data::DataDir;
+//!
+//! let charts = Charts::load(&DataDir::builtin()).unwrap();
+//! let catalog = Catalog::load(&DataDir::builtin().join("perryville")).unwrap();
+//! let ga = CombatUnit::from_catalog(catalog.unit("c-41ga").unwrap());
+//! let il = CombatUnit::from_catalog(catalog.unit("u-123il").unwrap());
+//! let firer = Firer {
+//!     id: ga.id.clone(), side: ga.side, ty: ga.ty, brigade: ga.brigade.clone(), hex: Hex::new(20, 20),
+//!     sp: ga.printed_sp(), morale: ga.morale, weapon: ga.weapon, range: 1, sight: Sight::Clear,
+//!     over: Vec::new(), skirmish: false, in_woods: false, on_hold: false, chaos: false,
+//!     attacked_by_cavalry: false,
+//! };
+//! let target = Target { hex: Hex::new(20, 21), terrain: "clear".into(), fence: None,
+//!                       lead_cavalry: false, lead_skirmish: false };
+//! let input = FireInput { kind: FireKind::Brigade(Order::Attack), firers: vec![firer], target, flanking: false };
+//! let a = assess(&charts, &input).unwrap();
+//! assert_eq!(charts.crt.label(a.final_column.unwrap()), Some("6-7")); // 7 SP, no shift
+//!
+//! let stack = Stack { units: vec![il], allows_support: true };
+//! let (cr, _) = stack.modified_cr(0); // CR 1, unsupported: 0
+//! let result = resolve(&charts, &a, D66::new(6, 6).unwrap(), cr);
+//! let test = FireTest { section: result.test.unwrap(), target: stack, lead: 0, opportunity: false, second: None };
+//! let outcome = fire_test(&charts, &test, 3, 2, &[]).unwrap();
+//! println!("{result:?} {:?}", outcome.steps);
+//! ```
 
 use std::fmt;
 

@@ -180,12 +180,12 @@ pub fn rebuild_cr(unit: &CombatUnit, supported: bool) -> (i32, Vec<Modifier>) {
 
 /// A Rebuild roll (SR 13.2b): at or under `cr` it succeeds: a unit on the map flips to Fresh, a
 /// unit in the Available box comes back on its Battleworn side (the caller places it at least 3
-/// hexes from the enemy and within 3 of its brigade, division or any friend). Above, nothing
-/// changes. Returns the unit after the roll and whether it succeeded.
+/// hexes from the enemy and within 3 of its brigade, division or any friend). Above, or a roll
+/// that is not a die face, nothing changes. Returns the unit after the roll and whether it succeeded.
 #[must_use]
 pub fn rebuild(unit: &CombatUnit, cr: i32, roll: u8) -> (CombatUnit, bool) {
     let mut u = unit.clone();
-    let ok = i32::from(roll) <= cr;
+    let ok = (1..=6).contains(&roll) && i32::from(roll) <= cr;
     if ok {
         if u.status == Status::Available {
             u.status = Status::OnMap;

@@ -120,6 +120,8 @@ fn a_missing_break_test_die_is_asked_for_and_the_input_is_untouched() {
         other => panic!("expected a roll, got {other:?}"),
     }
     assert_eq!(test.target.units[0].morale, Morale::Steady);
+    assert!(matches!(close_test(&charts(), &test, 5, 3, &[1, 7]), Err(Need::Roll(_))), "7 is no die face");
+    assert!(matches!(close_test(&charts(), &test, 0, 3, &[]), Err(Need::Roll(_))));
 }
 
 /// SR 12.2a BD* exception (digest T10): attackers' modified SP triple the defenders': only D.
