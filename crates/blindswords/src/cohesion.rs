@@ -13,6 +13,7 @@
 
 use std::fmt;
 
+use caisson_hexmap::Hex;
 use caisson_kernel::protocol::{Modifier, RollRequest};
 
 use crate::catalog::{Face, Side, Sp, Unit, UnitType, Weapon};
@@ -821,5 +822,171 @@ pub const fn advance_hexes(longest_retreat: u8, broken: bool) -> u8 {
         2
     } else {
         1
+    }
+}
+
+/// Which enemy units a hex is next to, for retreat priorities (SR 12.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum EnemyNear {
+    /// No enemy unit adjacent.
+    None,
+    /// Only enemy units that did not cause the retreat.
+    Other,
+    /// An enemy unit that caused the retreat.
+    Causer,
+}
+
+/// What a retreat needs to know about the ground, for one retreating unit (SR 12.3, EX 12.3).
+pub trait RetreatGround {
+    /// Whether the hex is on the map.
+    fn on_map(&self, hex: Hex) -> bool;
+    /// Whether the unit may step from `from` into `to`: no enemy unit there, no impassable hex or
+    /// hexside for its type (EX 12.3: artillery into Woods and artillery and cavalry across a
+    /// Steep Slope only along a road or trail).
+    fn may_enter(&self, from: Hex, to: Hex) -> bool;
+    /// The enemy units next to the hex.
+    fn enemy_near(&self, hex: Hex) -> EnemyNear;
+    /// Whether the unit may end its retreat there without over-stacking.
+    fn fits(&self, hex: Hex) -> bool;
+    /// Whether the step crosses the Chaplin off its fords and bridges (EX 2.10k: a Morale Hit).
+    fn crosses_river(&self, from: Hex, to: Hex) -> bool;
+}
+
+/// One legal retreat path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RetreatPath {
+    /// The hexes entered, in order (the starting hex left out).
+    pub hexes: Vec<Hex>,
+    /// Hexes left after the first that are next to an enemy unit: each calls for Opportunity
+    /// Fire (SR 10.7, 12.3 note).
+    pub exposed: Vec<Hex>,
+    /// Chaplin crossings off a ford or bridge, each a Morale Hit that never calls a Break Test
+    /// (EX 2.10k, ruling A-53).
+    pub river_crossings: u8,
+}
+
+/// The retreats open to a unit (SR 12.3, EX 12.3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RetreatPlan {
+    /// The best paths by the SR 12.3 priorities, all equal: the owner picks one.
+    Paths(Vec<RetreatPath>),
+    /// No retreat on the map, but the unit can leave it: Broken Box 1, artillery eliminated
+    /// (EX 12.3, ruling PC10).
+    OffMap,
+    /// No retreat at all: Broken Box 3, artillery and Fragile units eliminated (SR 12.3).
+    Blocked,
+}
+
+/// How many hexes past the ordered distance a retreat may go to find a hex it fits in (SR 12.3
+/// over-stacking) or to get round an obstacle.
+pub const RETREAT_SLACK: usize = 3;
+
+/// How much nearer its own map edges a hex is (EX 12.3: the Union retreats towards the west or
+/// south edge, the Confederates towards the north or east; the better of the two counts,
+/// ruling PC9). Columns grow eastwards, rows southwards.
+fn homeward(side: Side, from: Hex, to: Hex) -> i32 {
+    let (east, south) = (i32::from(to.col - from.col), i32::from(to.row - from.row));
+    match side {
+        Side::Union => (-east).max(south),
+        Side::Confederate => east.max(-south),
+    }
+}
+
+/// The retreats of `hexes` hexes from `from` (SR 12.3, EX 12.3): paths that end exactly that far
+/// from the start (or, when no such hex fits the unit, the nearest farther one that does), never
+/// entering an enemy or impassable hex; among them, those that avoid hexes next to the enemy
+/// that caused the retreat, then next to other enemy units, then go furthest towards the side's
+/// own map edges, then the shortest.
+#[must_use]
+pub fn retreat_paths(ground: &dyn RetreatGround, side: Side, from: Hex, hexes: u8) -> RetreatPlan {
+    let want = usize::from(hexes);
+    let mut found: Vec<Vec<Hex>> = Vec::new();
+    let mut exit = false;
+    let mut path = vec![from];
+    fn walk(
+        g: &dyn RetreatGround,
+        path: &mut Vec<Hex>,
+        max: usize,
+        want: usize,
+        found: &mut Vec<Vec<Hex>>,
+        exit: &mut bool,
+    ) {
+        let here = path[path.len() - 1];
+        let start = path[0];
+        let far = usize::from(start.distance(here));
+        if far >= want && path.len() > 1 {
+            found.push(path[1..].to_vec());
+        }
+        if path.len() > max {
+            return;
+        }
+        for (_, next) in here.neighbors() {
+            if path.contains(&next) {
+                continue;
+            }
+            if !g.on_map(next) {
+                if far < want {
+                    *exit = true;
+                }
+                continue;
+            }
+            if g.may_enter(here, next) {
+                path.push(next);
+                walk(g, path, max, want, found, exit);
+                path.pop();
+            }
+        }
+    }
+    if want == 0 {
+        return RetreatPlan::Paths(vec![RetreatPath { hexes: Vec::new(), exposed: Vec::new(), river_crossings: 0 }]);
+    }
+    walk(ground, &mut path, want + RETREAT_SLACK, want, &mut found, &mut exit);
+    let end_distance = |p: &Vec<Hex>| usize::from(from.distance(p[p.len() - 1]));
+    // The nearest distance at or beyond the order where some path ends in a hex the unit fits.
+    let fitting: Vec<Vec<Hex>> = found.iter().filter(|p| ground.fits(p[p.len() - 1])).cloned().collect();
+    let Some(distance) = fitting.iter().map(end_distance).min() else {
+        return if exit { RetreatPlan::OffMap } else { RetreatPlan::Blocked };
+    };
+    let ends_right: Vec<&Vec<Hex>> = fitting.iter().filter(|p| end_distance(p) == distance).collect();
+    let near = |p: &Vec<Hex>, level: EnemyNear| p.iter().any(|h| ground.enemy_near(*h) >= level);
+    // A longer path is taken only when it serves a priority (SR 12.3: "to avoid other retreat
+    // restrictions"), so length ranks last.
+    let rank = |p: &Vec<Hex>| {
+        (near(p, EnemyNear::Causer), near(p, EnemyNear::Other), -homeward(side, from, p[p.len() - 1]), p.len())
+    };
+    let Some(best) = ends_right.iter().map(|p| rank(p)).min() else { return RetreatPlan::Blocked };
+    let mut out: Vec<RetreatPath> = ends_right
+        .into_iter()
+        .filter(|p| rank(p) == best)
+        .map(|p| {
+            let mut steps = vec![from];
+            steps.extend(p.iter().copied());
+            RetreatPath {
+                hexes: p.clone(),
+                exposed: p[..p.len() - 1]
+                    .iter()
+                    .copied()
+                    .filter(|h| ground.enemy_near(*h) != EnemyNear::None)
+                    .collect(),
+                river_crossings: u8::try_from(steps.windows(2).filter(|w| ground.crosses_river(w[0], w[1])).count())
+                    .unwrap_or(u8::MAX),
+            }
+        })
+        .collect();
+    out.dedup();
+    RetreatPlan::Paths(out)
+}
+
+/// Where a unit that cannot retreat goes (SR 12.3, EX 12.3): off the map to Broken Box 1,
+/// otherwise Broken Box 3; artillery is eliminated either way, a Fragile unit when blocked (and,
+/// since it never enters the Broken Track, off the map too, SR 12.8).
+#[must_use]
+pub fn failed_retreat(unit: &CombatUnit, off_map: bool) -> Status {
+    if unit.ty.is_artillery() || unit.fragile() {
+        Status::Eliminated
+    } else if off_map {
+        Status::Broken(1)
+    } else {
+        Status::Broken(3)
     }
 }

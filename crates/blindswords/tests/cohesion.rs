@@ -7,9 +7,11 @@ use std::path::{Path, PathBuf};
 use caisson_blindswords::catalog::{Face, Side, Sp, UnitType, Weapon};
 use caisson_blindswords::charts::{Charts, Section};
 use caisson_blindswords::cohesion::{
-    advance_hexes, apply_panic, broken_track_advance, close_test, fire_test, morale_hits, panic_pick, supported,
-    CloseTest, CombatUnit, FireTest, Morale, Nearby, Need, PanicCandidate, Stack, Status,
+    advance_hexes, apply_panic, broken_track_advance, close_test, failed_retreat, fire_test, morale_hits, panic_pick,
+    retreat_paths, supported, CloseTest, CombatUnit, EnemyNear, FireTest, Morale, Nearby, Need, PanicCandidate,
+    RetreatGround, RetreatPath, RetreatPlan, Stack, Status,
 };
+use caisson_hexmap::Hex;
 use caisson_kernel::data::DataDir;
 use proptest::prelude::*;
 
@@ -352,4 +354,119 @@ proptest! {
             }
         }
     }
+}
+
+/// A square of open ground, columns and rows 10-30, with enemy units, closed hexes, full hexes
+/// and Chaplin hexsides.
+#[derive(Default)]
+struct Ground {
+    causers: Vec<Hex>,
+    others: Vec<Hex>,
+    closed: Vec<Hex>,
+    full: Vec<Hex>,
+    river: Vec<(Hex, Hex)>,
+}
+
+impl RetreatGround for Ground {
+    fn on_map(&self, h: Hex) -> bool {
+        (10..=30).contains(&h.col) && (10..=30).contains(&h.row)
+    }
+    fn may_enter(&self, _: Hex, to: Hex) -> bool {
+        !self.causers.contains(&to) && !self.others.contains(&to) && !self.closed.contains(&to)
+    }
+    fn enemy_near(&self, h: Hex) -> EnemyNear {
+        if self.causers.iter().any(|e| e.distance(h) == 1) {
+            EnemyNear::Causer
+        } else if self.others.iter().any(|e| e.distance(h) == 1) {
+            EnemyNear::Other
+        } else {
+            EnemyNear::None
+        }
+    }
+    fn fits(&self, h: Hex) -> bool {
+        !self.full.contains(&h)
+    }
+    fn crosses_river(&self, a: Hex, b: Hex) -> bool {
+        self.river.contains(&(a, b)) || self.river.contains(&(b, a))
+    }
+}
+
+fn paths(plan: RetreatPlan) -> Vec<RetreatPath> {
+    match plan {
+        RetreatPlan::Paths(p) => p,
+        other => panic!("expected paths, got {other:?}"),
+    }
+}
+
+/// SR 12.3, EX 12.3: exactly N hexes away, away from the enemy that caused it, towards the own
+/// edges (the Union west or south).
+#[test]
+fn retreat_goes_away_from_the_enemy_towards_home() {
+    let from = Hex::new(20, 20);
+    let g = Ground { causers: vec![Hex::new(20, 19)], ..Ground::default() };
+    let ps = paths(retreat_paths(&g, Side::Union, from, 2));
+    assert!(!ps.is_empty());
+    for p in &ps {
+        let end = p.hexes[p.hexes.len() - 1];
+        assert_eq!(from.distance(end), 2, "{p:?}");
+        assert!(p.hexes.iter().all(|h| g.enemy_near(*h) != EnemyNear::Causer), "{p:?}");
+        assert!(end.col <= 18 || end.row >= 22, "towards the west or south edge: {end}");
+    }
+    assert!(ps.iter().any(|p| p.hexes == vec![Hex::new(20, 21), Hex::new(20, 22)]));
+    let csa = paths(retreat_paths(
+        &Ground { causers: vec![Hex::new(20, 21)], ..Ground::default() },
+        Side::Confederate,
+        from,
+        2,
+    ));
+    assert!(csa.iter().all(|p| {
+        let e = p.hexes[p.hexes.len() - 1];
+        e.col >= 22 || e.row <= 18
+    }));
+}
+
+/// SR 12.3: surrounded, Broken Box 3; at the map edge with hexes left, Broken Box 1 (EX 12.3).
+#[test]
+fn retreat_blocked_or_off_the_map() {
+    let from = Hex::new(20, 20);
+    let ring: Vec<Hex> = from.neighbors().map(|(_, h)| h).collect();
+    let g = Ground { causers: ring[..2].to_vec(), others: ring[2..].to_vec(), ..Ground::default() };
+    assert_eq!(retreat_paths(&g, Side::Union, from, 1), RetreatPlan::Blocked);
+    let edge = Hex::new(10, 20);
+    let inward: Vec<Hex> = edge.neighbors().map(|(_, h)| h).filter(|h| h.col >= 10).collect();
+    let g = Ground { closed: inward, ..Ground::default() };
+    assert_eq!(retreat_paths(&g, Side::Union, edge, 2), RetreatPlan::OffMap);
+    let mut inf = unit("i", "b", Some(("4", 3)), ("1", 2));
+    assert_eq!(failed_retreat(&inf, true), Status::Broken(1));
+    assert_eq!(failed_retreat(&inf, false), Status::Broken(3));
+    inf.ty = UnitType::Artillery;
+    assert_eq!(failed_retreat(&inf, true), Status::Eliminated);
+}
+
+/// SR 12.3: a retreat that would end over-stacked goes on to the nearest hex it fits in.
+#[test]
+fn retreat_goes_on_past_full_hexes() {
+    let from = Hex::new(20, 20);
+    let full: Vec<Hex> =
+        (10..=30).flat_map(|c| (10..=30).map(move |r| Hex::new(c, r))).filter(|h| from.distance(*h) == 1).collect();
+    let g = Ground { full, ..Ground::default() };
+    let ps = paths(retreat_paths(&g, Side::Union, from, 1));
+    assert!(ps.iter().all(|p| from.distance(p.hexes[p.hexes.len() - 1]) == 2));
+}
+
+/// EX 2.10k, SR 10.7: crossings of the Chaplin and hexes left next to the enemy are reported.
+#[test]
+fn retreat_reports_river_crossings_and_exposure() {
+    let from = Hex::new(20, 20);
+    let ring: Vec<Hex> = from.neighbors().map(|(_, h)| h).collect();
+    // Only one way out, across the river, then past another enemy unit.
+    let out = ring[0];
+    let mut closed: Vec<Hex> = ring[1..].to_vec();
+    closed.retain(|h| *h != out);
+    let beyond: Vec<Hex> = out.neighbors().map(|(_, h)| h).filter(|h| from.distance(*h) == 2).collect();
+    let other = beyond[0];
+    let g = Ground { closed, others: vec![other], river: vec![(from, out)], ..Ground::default() };
+    let ps = paths(retreat_paths(&g, Side::Union, from, 2));
+    assert!(ps.iter().all(|p| p.hexes[0] == out && p.river_crossings == 1));
+    assert!(ps.iter().all(|p| p.exposed == vec![out]), "{ps:?}");
 }
