@@ -407,7 +407,8 @@ fn shifts(charts: &Charts, input: &FireInput, contributions: &[Contribution]) ->
     if input.firers.iter().any(|f| !f.over.is_empty()) {
         out.push(Modifier::new("Overhead Fire", -1, "EX 9.3 vi (ruling A-59)"));
     }
-    let worst = input.firers.iter().map(|f| if f.range >= 2 { f.sight } else { f.sight.min(Sight::Obscured) }).max();
+    // An adjacent target needs no line of sight (SR 9.1a); a target in Woods is Obscured anyway.
+    let worst = input.firers.iter().map(|f| if f.range >= 2 { f.sight } else { Sight::Clear }).max();
     if worst == Some(Sight::Obscured) || t.terrain == "woods" {
         out.push(Modifier::new("LOS Obscured", -1, "EX 9.3 vii, 9.1a (ruling A-14c)"));
     }

@@ -191,7 +191,8 @@ fn who_may_fire() {
     blocked.sight = Sight::Blocked;
     assert_eq!(rule(&input(attack(), vec![blocked.clone()], "clear")), Some("SR 9.1a, EX 9.1a"));
     blocked.range = 1;
-    assert!(assess(&c, &input(attack(), vec![blocked], "clear")).is_ok(), "adjacent: no LOS needed");
+    let adjacent = assess(&c, &input(attack(), vec![blocked], "clear")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(adjacent.net_shift, 0, "adjacent: no LOS needed");
     assert_eq!(rule(&input(FireKind::Brigade(Order::Regroup), vec![firer("r", 4, 1)], "clear")), Some("SR 8.2-8.5"));
     assert_eq!(rule(&input(attack(), vec![gun("g", 4, 1, Weapon::S)], "clear")), Some("SR 9.0"));
     assert_eq!(rule(&input(FireKind::Artillery, vec![firer("i", 4, 1)], "clear")), Some("SR 6.0"));
