@@ -177,7 +177,7 @@ impl CombatUnit {
     /// Whether this unit would support `other` if stacked with or adjacent to it (SR 12.4a,
     /// EX 12.4 i–ii): on the map, neither Shaken nor Disrupted (Battleworn is fine), not out of
     /// support itself, and of the same brigade; division artillery (no brigade: Sheridan's
-    /// batteries) is supported by any unit of its division (ruling PC4).
+    /// batteries) counts as of every brigade of its division (ruling PC4).
     #[must_use]
     pub fn supports(&self, other: &CombatUnit) -> bool {
         if self.id == other.id || self.status != Status::OnMap || self.morale != Morale::Steady {
@@ -186,10 +186,12 @@ impl CombatUnit {
         if self.out_of_support() || self.side != other.side {
             return false;
         }
+        let same_division = self.division.is_some() && self.division == other.division;
         match (&other.brigade, &self.brigade) {
             (Some(b), Some(own)) => b == own,
-            (None, _) => other.ty.is_artillery() && other.division.is_some() && other.division == self.division,
-            (Some(_), None) => false,
+            // Division artillery carries the colours of every brigade of its division.
+            (None, _) => other.ty.is_artillery() && same_division,
+            (Some(_), None) => self.ty.is_artillery() && same_division,
         }
     }
 }

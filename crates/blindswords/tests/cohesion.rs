@@ -310,6 +310,8 @@ fn unit_support() {
     let mut elsewhere = other.clone();
     elsewhere.division = Some("rousseau".into());
     assert!(!supported(&barnett, true, &[near(&elsewhere)], false));
+    assert!(supported(&inf, true, &[near(&barnett)], false), "and supports them");
+    assert!(!supported(&elsewhere, true, &[near(&barnett)], false));
     let mut skirmisher = friend.clone();
     skirmisher.skirmish = true;
     assert!(!supported(&inf, true, &[near(&skirmisher)], false), "EX 15.3");
