@@ -472,3 +472,33 @@ fn retreat_reports_river_crossings_and_exposure() {
     assert!(ps.iter().all(|p| p.hexes[0] == out && p.river_crossings == 1));
     assert!(ps.iter().all(|p| p.exposed == vec![out]), "{ps:?}");
 }
+
+proptest! {
+    /// Every retreat offered ends at least the ordered distance away, enters no enemy or closed
+    /// hex, moves one hex a step and ends where the unit fits.
+    #[test]
+    fn retreats_keep_the_requirements(
+        hexes in 1u8..=3,
+        enemies in proptest::collection::vec((17i16..=23, 17i16..=23), 0..6),
+        closed in proptest::collection::vec((17i16..=23, 17i16..=23), 0..6),
+        full in proptest::collection::vec((17i16..=23, 17i16..=23), 0..6),
+    ) {
+        let from = Hex::new(20, 20);
+        let h = |v: Vec<(i16, i16)>| v.into_iter().map(|(c, r)| Hex::new(c, r)).filter(|x| *x != from).collect::<Vec<_>>();
+        let g = Ground { causers: h(enemies), closed: h(closed), full: h(full), ..Ground::default() };
+        if let RetreatPlan::Paths(ps) = retreat_paths(&g, Side::Union, from, hexes) {
+            prop_assert!(!ps.is_empty());
+            for p in ps {
+                let end = p.hexes[p.hexes.len() - 1];
+                prop_assert!(from.distance(end) >= u16::from(hexes));
+                prop_assert!(g.fits(end));
+                let mut prev = from;
+                for x in &p.hexes {
+                    prop_assert_eq!(prev.distance(*x), 1);
+                    prop_assert!(g.may_enter(prev, *x));
+                    prev = *x;
+                }
+            }
+        }
+    }
+}
