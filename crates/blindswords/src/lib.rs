@@ -5,6 +5,10 @@
 
 pub mod catalog;
 pub mod charts;
+pub mod close;
+pub mod cohesion;
+pub mod fire;
 pub mod los;
 pub mod map;
+pub mod rally;
 pub mod scenario;
