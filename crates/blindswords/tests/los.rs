@@ -50,7 +50,7 @@ fn ex_9_1a_firing_up_example_2622_2621() {
 }
 
 /// EX 9.1a, same level: C and A both on level 2, the dismounted cavalry B on level 1 between
-/// them obscures but does not block (the example is the source of ruling PL2, A-14a); the line
+/// them obscures but does not block (the example is the source of ruling A-14a); the line
 /// passes over B, which fire combat checks against SR 9.1b.
 #[test]
 fn ex_9_1a_same_level_example_unit_below_obscures() {
@@ -58,7 +58,7 @@ fn ex_9_1a_same_level_example_unit_below_obscures() {
     // Column 12 from row 00 to row 04 passes 1201, 1202, 1203; B is in 1201 at level 1.
     let l = los(&m, "1200", "1204", &["1201"]);
     assert_eq!(l.sight, Sight::Obscured);
-    assert_eq!(rules(&l), ["EX 9.1a same level ii, ruling PL2 (A-14a)"]);
+    assert_eq!(rules(&l), ["EX 9.1a same level ii, ruling A-14a"]);
     assert_eq!(l.over_units, [h("1201")]);
 }
 
@@ -148,9 +148,9 @@ fn firing_down_cases() {
     // iv: from the target's level up to below the firer's: woods and units obscure...
     let l = los(&map("..w..", "432"), "1200", "1204", &["1203"]);
     assert_eq!(rules(&l), ["EX 9.1a firing down iv", "EX 9.1a firing down iv"]);
-    // ... and Perryville too, by ruling PL3 (A-14b).
+    // ... and Perryville too, by ruling A-14b.
     let l = los(&map(".T...", "333"), "1200", "1204", &[]);
-    assert_eq!((l.sight, rules(&l)), (Sight::Obscured, vec!["EX 9.1a firing down iv, ruling PL3 (A-14b)"]));
+    assert_eq!((l.sight, rules(&l)), (Sight::Obscured, vec!["EX 9.1a firing down iv, ruling A-14b"]));
     // ii: lower than both.
     let l = los(&map("...w.", "111"), "1200", "1204", &[]);
     assert_eq!((l.sight, rules(&l)), (Sight::Obscured, vec!["EX 9.1a firing down ii"]));
@@ -174,7 +174,7 @@ fn along_a_hexside_the_more_restrictive_hex_counts() {
     assert_eq!(los(&small(CLEAR, ["22222"; 5]), "1002", "1202", &[]).sight, Sight::Clear);
 }
 
-/// EX 2.10f, ruling PL4: corn fields are no LOS obstacle, at one level or between levels.
+/// EX 2.10f, ruling A-60: corn fields are no LOS obstacle, at one level or between levels.
 #[test]
 fn corn_is_no_obstacle() {
     let m = small([".....", ".....", ".ccc.", ".....", "....."], ["22222"; 5]);

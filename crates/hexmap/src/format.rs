@@ -311,9 +311,11 @@ impl<'a> Parser<'a> {
                 "columns-east" => grid.orientation = Orientation::ColumnsEast,
                 "gcacw" => grid.key = TerrainKey::Gcacw,
                 "tactical" => grid.key = TerrainKey::Tactical,
-                other => return Err(self.err(format!(
+                other => {
+                    return Err(self.err(format!(
                     "grid: unknown word `{other}` (known: even-q, odd-q, columns-north, columns-east, gcacw, tactical)"
-                ))),
+                )))
+                }
             }
         }
         self.map = Some(Map::with_grid(&id, &name, grid));
