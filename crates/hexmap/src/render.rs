@@ -678,6 +678,31 @@ mod tests {
         assert_eq!(s, svg(&m), "deterministic");
     }
 
+    /// A columns-east tactical map: flat-topped hexes with shifted columns lower, shading by
+    /// level, one contour line per level changed, hachures on slopes.
+    #[test]
+    fn tactical_maps_shade_levels_and_draw_contours() {
+        let text = "map p \"P\"\ngrid 10-11 00-01 00-01 odd-q columns-east tactical\n[terrain]\n10 .w\n11 T.\n\
+                    [elevation]\n10 14\n11 11\n[hexsides]\nsteep-slope: 1001/1100\n";
+        let m = crate::format::parse(text, "p.txt").expect("parses");
+        let s = svg(&m);
+        assert_eq!(s.matches("<polygon class=\"hex\"").count(), 4);
+        assert!(
+            s.contains(&format!(r#"fill="{}""#, LEVEL_FILL[0])) && s.contains(&format!(r#"fill="{}""#, LEVEL_FILL[3]))
+        );
+        // 1001 (level 4) borders 1000, 1100 and 1101 (level 1): three lines each.
+        let contours = s.split("<g id=\"contours\"").nth(1).and_then(|x| x.split("</g>").next()).unwrap_or("");
+        assert_eq!(contours.matches("<line").count(), 9);
+        let slopes = s.split("<g id=\"slopes\"").nth(1).and_then(|x| x.split("</g>").next()).unwrap_or("");
+        assert_eq!(slopes.matches("<line").count(), 7, "seven hachures on the steep slope");
+        assert!(s.contains("level 4") && s.contains("url(#t-woods)") && s.contains("url(#t-town)"));
+        let lay = Layout { grid: m.grid() };
+        let (x0, y0) = lay.centre(Hex::new(10, 0));
+        let (x1, y1) = lay.centre(Hex::new(11, 0));
+        assert!(x1 > x0 && y1 > y0, "column 11 sits half a hex lower");
+        assert!((((x1 - x0).powi(2) + (y1 - y0).powi(2)).sqrt() - SQRT3 * R).abs() < 1e-6);
+    }
+
     #[test]
     fn north_is_up_and_east_is_right() {
         let lay = Layout { grid: crate::map::Grid::gcacw((1, 58), 34, 33) };
