@@ -194,3 +194,46 @@ fn reasons_explain_themselves() {
     let l = los(&m, "2623", "2620", &[]);
     assert_eq!(l.reasons[0].to_string(), "blocked by 2622: level 2, the target's level [EX 9.1a firing up iv]");
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+    use std::sync::OnceLock;
+
+    fn map() -> &'static Map {
+        static MAP: OnceLock<Map> = OnceLock::new();
+        MAP.get_or_init(|| builtin("perryville").expect("map"))
+    }
+
+    fn hex() -> impl Strategy<Value = Hex> {
+        (10i16..=40, 0i16..=40).prop_map(|(c, r)| Hex::new(c, r))
+    }
+
+    proptest! {
+        /// Units only ever make the sight worse; the verdict is the worst reason; the firer's and
+        /// the target's own hexes are never a reason, except the target's woods.
+        #[test]
+        fn units_never_help_and_the_verdict_is_the_worst_reason(a in hex(), b in hex(), seed in 0u32..7) {
+            let m = map();
+            let empty = line_of_sight(m, a, b, |_| false).expect("on map");
+            let crowded = line_of_sight(m, a, b, |h| (h.col as u32 * 41 + h.row as u32) % 7 == seed).expect("on map");
+            prop_assert!(crowded.sight >= empty.sight);
+            for l in [&empty, &crowded] {
+                prop_assert_eq!(l.sight, l.reasons.iter().map(|r| r.sight).max().unwrap_or(Sight::Clear));
+                prop_assert!(l.reasons.iter().all(|r| r.hex != a));
+                prop_assert!(l.reasons.iter().all(|r| r.hex != b || r.rule == "EX 9.1a (target in woods)"));
+            }
+        }
+
+        /// SR 9.1a: between neighbours nothing intervenes, so only a woods target obscures.
+        #[test]
+        fn neighbours_see_each_other(a in hex(), d in 0u8..6) {
+            let m = map();
+            let b = m.neighbor(a, caisson_hexmap::Direction::new(d));
+            prop_assume!(m.contains(b));
+            let l = line_of_sight(m, a, b, |_| true).expect("on map");
+            let woods = m.tactical(b) == Some(caisson_hexmap::TacticalTerrain::Woods);
+            prop_assert_eq!(l.sight, if woods { Sight::Obscured } else { Sight::Clear });
+        }
+    }
+}
