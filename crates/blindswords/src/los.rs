@@ -10,22 +10,22 @@
 //! |---|---|---|
 //! | same level `L` | `Lh > L` | Blocked (i) |
 //! | | `Lh = L` | woods, Perryville or a unit: Blocked (iii) |
-//! | | `Lh < L` | woods or Perryville: Obscured (ii); a unit: Obscured (ruling PL2, A-14a) |
+//! | | `Lh < L` | woods or Perryville: Obscured (ii); a unit: Obscured (ruling A-14a) |
 //! | firing up | `Lh > Lt` | Blocked (i) |
 //! | | `Lh = Lt` | Blocked (iv) |
 //! | | `Lf ≤ Lh < Lt` | woods, Perryville or a unit: Obscured (iii) |
 //! | | `Lh < Lf` | woods, Perryville or a unit: Obscured (ii) |
 //! | firing down | `Lh > Lf` | Blocked (i) |
 //! | | `Lh = Lf` | Blocked (iii) |
-//! | | `Lt ≤ Lh < Lf` | woods or a unit: Obscured (iv); Perryville too (ruling PL3, A-14b) |
+//! | | `Lt ≤ Lh < Lf` | woods or a unit: Obscured (iv); Perryville too (ruling A-14b) |
 //! | | `Lh < Lt` | woods, Perryville or a unit: Obscured (ii) |
 //!
-//! Each intervening hex is judged on its own (ruling PL1: "if all intervening hexes are lower"
+//! Each intervening hex is judged on its own (ruling PM8: "if all intervening hexes are lower"
 //! is read hex by hex). Besides: the firer's own hex never counts (SR 9.1a); a target in woods is
 //! always Obscured (EX 9.1a), adjacent or not; a line running exactly along a hexside takes the
 //! more restrictive of the two hexes (EX 9.1a); Blocked and Obscured together are Blocked. Corn
-//! fields are no obstacle (EX 2.10f, ruling PL4, A-60), and slopes and fences act only through
-//! the levels of the hexes (ruling PL5). Whether units may fire *over* the units the line passes
+//! fields are no obstacle (EX 2.10f, ruling A-60), and slopes and fences act only through
+//! the levels of the hexes (ruling PM9). Whether units may fire *over* the units the line passes
 //! (SR 9.1b) is fire combat's question: [`Los::over_units`] lists those hexes for it.
 
 use std::fmt;
@@ -194,7 +194,7 @@ fn judge(map: &Map, h: Hex, lf: u8, lt: u8, occupied: &impl Fn(Hex) -> bool) -> 
         }
         Case::Same if lh < lf && unit => reason(
             Sight::Obscured,
-            "EX 9.1a same level ii, ruling PL2 (A-14a)",
+            "EX 9.1a same level ii, ruling A-14a",
             format!("a unit at level {lh}, lower than both units"),
         ),
         Case::Up if lh > lt => {
@@ -224,7 +224,7 @@ fn judge(map: &Map, h: Hex, lf: u8, lt: u8, occupied: &impl Fn(Hex) -> bool) -> 
         ),
         Case::Down if lh >= lt && town => reason(
             Sight::Obscured,
-            "EX 9.1a firing down iv, ruling PL3 (A-14b)",
+            "EX 9.1a firing down iv, ruling A-14b",
             format!("Perryville at level {lh}, from the target's level {lt} up to below the firer's {lf}"),
         ),
         Case::Down if obstacle => reason(

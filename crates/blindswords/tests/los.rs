@@ -50,7 +50,7 @@ fn ex_9_1a_firing_up_example_2622_2621() {
 }
 
 /// EX 9.1a, same level: C and A both on level 2, the dismounted cavalry B on level 1 between
-/// them obscures but does not block (the example is the source of ruling PL2, A-14a); the line
+/// them obscures but does not block (the example is the source of ruling A-14a); the line
 /// passes over B, which fire combat checks against SR 9.1b.
 #[test]
 fn ex_9_1a_same_level_example_unit_below_obscures() {
@@ -58,7 +58,7 @@ fn ex_9_1a_same_level_example_unit_below_obscures() {
     // Column 12 from row 00 to row 04 passes 1201, 1202, 1203; B is in 1201 at level 1.
     let l = los(&m, "1200", "1204", &["1201"]);
     assert_eq!(l.sight, Sight::Obscured);
-    assert_eq!(rules(&l), ["EX 9.1a same level ii, ruling PL2 (A-14a)"]);
+    assert_eq!(rules(&l), ["EX 9.1a same level ii, ruling A-14a"]);
     assert_eq!(l.over_units, [h("1201")]);
 }
 
@@ -148,9 +148,9 @@ fn firing_down_cases() {
     // iv: from the target's level up to below the firer's: woods and units obscure...
     let l = los(&map("..w..", "432"), "1200", "1204", &["1203"]);
     assert_eq!(rules(&l), ["EX 9.1a firing down iv", "EX 9.1a firing down iv"]);
-    // ... and Perryville too, by ruling PL3 (A-14b).
+    // ... and Perryville too, by ruling A-14b.
     let l = los(&map(".T...", "333"), "1200", "1204", &[]);
-    assert_eq!((l.sight, rules(&l)), (Sight::Obscured, vec!["EX 9.1a firing down iv, ruling PL3 (A-14b)"]));
+    assert_eq!((l.sight, rules(&l)), (Sight::Obscured, vec!["EX 9.1a firing down iv, ruling A-14b"]));
     // ii: lower than both.
     let l = los(&map("...w.", "111"), "1200", "1204", &[]);
     assert_eq!((l.sight, rules(&l)), (Sight::Obscured, vec!["EX 9.1a firing down ii"]));
@@ -174,7 +174,7 @@ fn along_a_hexside_the_more_restrictive_hex_counts() {
     assert_eq!(los(&small(CLEAR, ["22222"; 5]), "1002", "1202", &[]).sight, Sight::Clear);
 }
 
-/// EX 2.10f, ruling PL4: corn fields are no LOS obstacle, at one level or between levels.
+/// EX 2.10f, ruling A-60: corn fields are no LOS obstacle, at one level or between levels.
 #[test]
 fn corn_is_no_obstacle() {
     let m = small([".....", ".....", ".ccc.", ".....", "....."], ["22222"; 5]);
@@ -193,4 +193,47 @@ fn reasons_explain_themselves() {
     let m = builtin("perryville").expect("map");
     let l = los(&m, "2623", "2620", &[]);
     assert_eq!(l.reasons[0].to_string(), "blocked by 2622: level 2, the target's level [EX 9.1a firing up iv]");
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+    use std::sync::OnceLock;
+
+    fn map() -> &'static Map {
+        static MAP: OnceLock<Map> = OnceLock::new();
+        MAP.get_or_init(|| builtin("perryville").expect("map"))
+    }
+
+    fn hex() -> impl Strategy<Value = Hex> {
+        (10i16..=40, 0i16..=40).prop_map(|(c, r)| Hex::new(c, r))
+    }
+
+    proptest! {
+        /// Units only ever make the sight worse; the verdict is the worst reason; the firer's and
+        /// the target's own hexes are never a reason, except the target's woods.
+        #[test]
+        fn units_never_help_and_the_verdict_is_the_worst_reason(a in hex(), b in hex(), seed in 0u32..7) {
+            let m = map();
+            let empty = line_of_sight(m, a, b, |_| false).expect("on map");
+            let crowded = line_of_sight(m, a, b, |h| (h.col as u32 * 41 + h.row as u32) % 7 == seed).expect("on map");
+            prop_assert!(crowded.sight >= empty.sight);
+            for l in [&empty, &crowded] {
+                prop_assert_eq!(l.sight, l.reasons.iter().map(|r| r.sight).max().unwrap_or(Sight::Clear));
+                prop_assert!(l.reasons.iter().all(|r| r.hex != a));
+                prop_assert!(l.reasons.iter().all(|r| r.hex != b || r.rule == "EX 9.1a (target in woods)"));
+            }
+        }
+
+        /// SR 9.1a: between neighbours nothing intervenes, so only a woods target obscures.
+        #[test]
+        fn neighbours_see_each_other(a in hex(), d in 0u8..6) {
+            let m = map();
+            let b = m.neighbor(a, caisson_hexmap::Direction::new(d));
+            prop_assume!(m.contains(b));
+            let l = line_of_sight(m, a, b, |_| true).expect("on map");
+            let woods = m.tactical(b) == Some(caisson_hexmap::TacticalTerrain::Woods);
+            prop_assert_eq!(l.sight, if woods { Sight::Obscured } else { Sight::Clear });
+        }
+    }
 }

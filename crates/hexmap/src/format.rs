@@ -311,9 +311,11 @@ impl<'a> Parser<'a> {
                 "columns-east" => grid.orientation = Orientation::ColumnsEast,
                 "gcacw" => grid.key = TerrainKey::Gcacw,
                 "tactical" => grid.key = TerrainKey::Tactical,
-                other => return Err(self.err(format!(
+                other => {
+                    return Err(self.err(format!(
                     "grid: unknown word `{other}` (known: even-q, odd-q, columns-north, columns-east, gcacw, tactical)"
-                ))),
+                )))
+                }
             }
         }
         self.map = Some(Map::with_grid(&id, &name, grid));
@@ -940,6 +942,84 @@ place 0304 "Marsh"
         assert!(e.contains("hex 0203 is not playable"), "{e}");
         let e = fails(&with("[terrain]", "01 ...."));
         assert!(e.contains("listed twice"), "{e}");
+    }
+
+    const TACTICAL: &str = r#"
+map p "Tactical test"
+grid 10-12 00-03 00-03 odd-q columns-east tactical
+[terrain]
+10 .wcT
+11 obs.
+12 ....
+[elevation]
+10 1234
+11 1123
+12 5555
+[routes]
+road "Pike": 1000 1100 1200
+trail: 1002 1101
+[hexsides]
+river "Creek": 1001/1101 1002/1101
+ford: 1002/1101
+steep-slope: 1103/1203
+slope: 1003/1102
+stone-fence: 1000/1001
+wood-fence: 1001/1002
+[hexes]
+place 1101 "Farm"
+"#;
+
+    #[test]
+    fn a_tactical_map_parses() {
+        let m = parse(TACTICAL, "t.txt").expect("parses");
+        let g = m.grid();
+        assert_eq!(
+            (g.parity, g.orientation, g.key, g.first_row),
+            (crate::Parity::OddQ, Orientation::ColumnsEast, TerrainKey::Tactical, 0)
+        );
+        assert_eq!(m.hexes().count(), 12);
+        assert_eq!(m.tactical(h("1000")), Some(TacticalTerrain::Clear));
+        assert_eq!(m.tactical(h("1003")), Some(TacticalTerrain::Town));
+        assert_eq!(m.tactical(h("1100")), Some(TacticalTerrain::Orchard));
+        assert_eq!(m.terrain(h("1000")), None, "no GCACW terrain on a tactical map");
+        assert_eq!((m.elevation(h("1003")), m.elevation(h("1200"))), (Some(4), Some(5)));
+        // Odd-q: 1002 and 1101 are adjacent (column 11 sits lower), which even-q would refuse.
+        assert!(m.hexside(h("1101"), h("1002")).contains(Hexside::TACTICAL_RIVER | Hexside::FORD | Hexside::TRAIL));
+        assert!(m.hexside(h("1203"), h("1103")).contains(Hexside::STEEP_SLOPE));
+        assert!(m.hexside(h("1001"), h("1000")).contains(Hexside::STONE_FENCE));
+        assert!(m.hexside(h("1100"), h("1200")).contains(Hexside::ROAD));
+    }
+
+    #[test]
+    fn tactical_errors_name_file_line_and_what() {
+        let bad = |from: &str, to: &str| {
+            let text = TACTICAL.replace(from, to);
+            match parse(&text, "t.txt") {
+                Ok(_) => panic!("should not parse: {to}"),
+                Err(e) => e.to_string(),
+            }
+        };
+        let e = bad("10 1234", "10 1x34");
+        assert!(e.starts_with("t.txt:9:") && e.contains("hex 1001") && e.contains("'x'"), "{e}");
+        let e = bad("10 1234", "10 1-34");
+        assert!(e.starts_with("t.txt:9:") && e.contains("1001 has no level"), "{e}");
+        let e = bad("10 .wcT", "10 .wcC");
+        assert!(e.starts_with("t.txt:5:") && e.contains("tactical terrain code 'C'"), "{e}");
+        let e = bad("slope: 1003/1102", "slope: 1000/1100");
+        assert!(e.starts_with("t.txt:19:") && e.contains("1000/1100") && e.contains("same elevation"), "{e}");
+        let e = bad("trail: 1002 1101", "pike: 1002 1101");
+        assert!(e.contains("`pike` is not a feature of tactical maps"), "{e}");
+        let e = bad("odd-q columns-east", "odd-q sideways");
+        assert!(e.contains("unknown word `sideways`"), "{e}");
+        let e = bad("00-03 00-03", "00-03 01-03");
+        assert!(e.contains("must match"), "{e}");
+        let e = bad("[elevation]", "[nothing]");
+        assert!(e.contains("unknown section"), "{e}");
+        // A tactical word on a GCACW map, and an elevation section there.
+        let e = fails(&with("[hexsides]", "stone-fence: 0101/0102"));
+        assert!(e.contains("`stone-fence` is not a feature of gcacw maps"), "{e}");
+        let e = fails(&SMALL.replace("[counties]", "[elevation]\n01 1111\n[counties]"));
+        assert!(e.contains("[elevation] is for tactical maps"), "{e}");
     }
 
     #[test]

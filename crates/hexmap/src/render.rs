@@ -23,6 +23,8 @@ const SQRT3: f64 = 1.732_050_807_568_877_2;
 const MARGIN: f64 = 16.0;
 const HEADER: f64 = 64.0;
 const FOOTER: f64 = 40.0;
+/// Extra footer room for the key of a tactical map.
+const KEY: f64 = 18.0;
 
 struct Layout {
     grid: Grid,
@@ -61,7 +63,11 @@ impl Layout {
             }
             Orientation::ColumnsEast => {
                 let rows = f64::from(map.rows_in(c0).max(map.rows_in(c0 + 1)) - self.grid.first_row + 1).max(1.0);
-                (2.0 * MARGIN + 2.0 * R + 1.5 * R * f64::from((c1 - c0).max(0)), HEADER + FOOTER + w * (rows + 0.5))
+                let key = if self.grid.key == TerrainKey::Tactical { KEY } else { 0.0 };
+                (
+                    2.0 * MARGIN + 2.0 * R + 1.5 * R * f64::from((c1 - c0).max(0)),
+                    HEADER + FOOTER + key + w * (rows + 0.5),
+                )
             }
         }
     }
@@ -621,6 +627,7 @@ fn tactical(o: &mut String, map: &Map, lay: &Layout) {
     }
     o.push_str("</g>\n");
     crossings(o, &sides, lay);
+    legend(o, lay.size(map).1);
 
     // Hex ids and levels.
     o.push_str("<g id=\"ids\" font-size=\"5\" fill=\"#4a3a28\" text-anchor=\"middle\" pointer-events=\"none\">\n");
@@ -632,6 +639,41 @@ fn tactical(o: &mut String, map: &Map, lay: &Layout) {
     o.push_str("</g>\n<g id=\"features\" pointer-events=\"none\">\n");
     names(o, map, lay);
     o.push_str("</g>\n");
+}
+
+/// The key of a tactical map, in the footer above the source line.
+fn legend(o: &mut String, height: f64) {
+    let y = height - FOOTER / 2.0 - 24.0;
+    let mut x = MARGIN;
+    for (i, fill) in LEVEL_FILL.iter().enumerate() {
+        let _ = writeln!(
+            o,
+            r##"<rect x="{x:.1}" y="{:.1}" width="12" height="9" fill="{fill}" stroke="#7d6a55" stroke-width="0.4"/>"##,
+            y - 8.0
+        );
+        let _ = writeln!(
+            o,
+            r##"<text x="{:.1}" y="{:.1}" font-size="7" text-anchor="middle" fill="#222">{}</text>"##,
+            x + 6.0,
+            y - 1.5,
+            i + 1
+        );
+        x += 13.0;
+    }
+    let lines = [
+        "levels 1 (low) to 6 (high), one contour line per level · hachures: slope, dense: steep slope · \
+         grey dots: stone fence · brown dashes: wood fence",
+        "blue: Chaplin River, thin blue: dry stream · yellow: road, dashed: trail · circle: ford, rails: bridge · \
+         green: woods, yellow stripes: corn field, grey: Perryville, square: building",
+    ];
+    for (i, text) in lines.iter().enumerate() {
+        let _ = writeln!(
+            o,
+            r##"<text x="{:.1}" y="{:.1}" font-size="8" fill="#222">{text}</text>"##,
+            x + 4.0,
+            y - 1.5 + 10.0 * i as f64
+        );
+    }
 }
 
 /// Every pair of adjacent grid hexes with both hexes playable, each once, with the features of
@@ -676,6 +718,31 @@ mod tests {
         let (cx, cy) = Layout { grid: crate::map::Grid::gcacw((1, 3), 3, 2) }.centre(Hex::new(2, 2));
         assert!(s.contains(&format!(r#"data-hex="0202" data-x="{cx:.1}" data-y="{cy:.1}""#)), "centre of 0202");
         assert_eq!(s, svg(&m), "deterministic");
+    }
+
+    /// A columns-east tactical map: flat-topped hexes with shifted columns lower, shading by
+    /// level, one contour line per level changed, hachures on slopes.
+    #[test]
+    fn tactical_maps_shade_levels_and_draw_contours() {
+        let text = "map p \"P\"\ngrid 10-11 00-01 00-01 odd-q columns-east tactical\n[terrain]\n10 .w\n11 T.\n\
+                    [elevation]\n10 14\n11 11\n[hexsides]\nsteep-slope: 1001/1100\n";
+        let m = crate::format::parse(text, "p.txt").expect("parses");
+        let s = svg(&m);
+        assert_eq!(s.matches("<polygon class=\"hex\"").count(), 4);
+        assert!(
+            s.contains(&format!(r#"fill="{}""#, LEVEL_FILL[0])) && s.contains(&format!(r#"fill="{}""#, LEVEL_FILL[3]))
+        );
+        // 1001 (level 4) borders 1000, 1100 and 1101 (level 1): three lines each.
+        let contours = s.split("<g id=\"contours\"").nth(1).and_then(|x| x.split("</g>").next()).unwrap_or("");
+        assert_eq!(contours.matches("<line").count(), 9);
+        let slopes = s.split("<g id=\"slopes\"").nth(1).and_then(|x| x.split("</g>").next()).unwrap_or("");
+        assert_eq!(slopes.matches("<line").count(), 7, "seven hachures on the steep slope");
+        assert!(s.contains("level 4") && s.contains("url(#t-woods)") && s.contains("url(#t-town)"));
+        let lay = Layout { grid: m.grid() };
+        let (x0, y0) = lay.centre(Hex::new(10, 0));
+        let (x1, y1) = lay.centre(Hex::new(11, 0));
+        assert!(x1 > x0 && y1 > y0, "column 11 sits half a hex lower");
+        assert!((((x1 - x0).powi(2) + (y1 - y0).powi(2)).sqrt() - SQRT3 * R).abs() < 1e-6);
     }
 
     #[test]
