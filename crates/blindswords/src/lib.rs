@@ -5,6 +5,17 @@
 
 pub mod catalog;
 pub mod charts;
+pub mod chits;
 pub mod los;
 pub mod map;
+pub mod movement;
+pub mod registry;
+pub mod rules;
 pub mod scenario;
+pub mod sequence;
+pub mod setup;
+pub mod state;
+pub mod victory;
+pub mod view;
+
+pub use rules::BlindSwords;
