@@ -12,7 +12,7 @@
 use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, LogEntry, Modifier, Pending, RollRecord, RollRequest, RuleError};
 
-use crate::catalog::{ChitKind, Side};
+use crate::catalog::{ChitKind, Side, UnitType};
 use crate::charts::{Activation, BuellModifier, FogOfWar, Order, ReleaseCount, D66};
 use crate::chits;
 use crate::movement::{self, allowance, Board};
@@ -735,11 +735,13 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
     Ok(())
 }
 
-/// Puts a unit in a hex, taking control of a victory hex (EX 16.0 preamble).
+/// Puts a unit in a hex; infantry or foot artillery takes control of a victory hex (EX 16.0
+/// preamble: the last side to have such a unit there controls it).
 fn occupy(rules: &BlindSwords, state: &mut State, unit: usize, hex: Hex) {
     state.units[unit].place = Place::Map(hex);
     let side = state.units[unit].side;
-    if rules.victory_hexes().contains(&hex) {
+    let controls = matches!(state.units[unit].ty, UnitType::Infantry | UnitType::Artillery);
+    if controls && rules.victory_hexes().contains(&hex) {
         state.control.retain(|(h, _)| *h != hex);
         state.control.push((hex, side));
         state.control.sort();

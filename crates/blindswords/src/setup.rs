@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 use caisson_hexmap::Map;
 use caisson_kernel::data::{DataDir, DataError};
 
-use crate::catalog::{Catalog, ChitKind, Owner, Side};
+use crate::catalog::{Catalog, ChitKind, Owner, Side, UnitType};
 use crate::charts::Charts;
 use crate::scenario::{Placement, RuleKind, Scenario, Start, Status};
 use crate::state::{ix, BrigadeState, Chits, Line, Place, Stage, State, UnitState};
@@ -171,7 +171,9 @@ pub fn start(data: &Data, sc: &Scenario) -> State {
     };
     for hex in victory::hexes(sc) {
         let marker = sc.marker.iter().find(|m| m.hex == hex).map(|m| m.side);
-        if let Some(side) = marker.or_else(|| state.occupant(hex)) {
+        let holder =
+            state.units_at(hex).find(|i| matches!(state.units[*i].ty, UnitType::Infantry | UnitType::Artillery));
+        if let Some(side) = marker.or_else(|| holder.map(|i| state.units[i].side)) {
             state.control.push((hex, side));
         }
     }
