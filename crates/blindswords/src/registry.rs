@@ -78,6 +78,8 @@ pub const NOT_ENFORCED: &[&str] = &[
     "cohesion tests, rally and rebuild not yet enforced (SR 12, 13; the Artillery Rally Step is skipped)",
     "the Artillery Step moves one battery at a time and offers moving or passing only: artillery fire is not yet enforced (SR 6.1-6.2)",
     "event chits are drawn and held, but playing them is not yet enforced (SR 7.1, 7.3, 14.1); A. McCook's Rally Event use likewise",
+    "taking up or leaving Skirmish Order is not yet offered (EX 15.1); skirmishers' movement and stacking are enforced",
+    "reinforcement limits per turn, later entry hexes and the fall-back near Perryville (EX 16.1-16.4), Sudden Death (EX 16.1) and units exiting the map (EX 16.4g) are not yet enforced",
 ];
 
 /// What a player should know before starting.
