@@ -160,3 +160,26 @@ fn broken_data_names_file_line_and_field() {
     assert!(err.contains("field `unit`"), "{err}");
     assert!(err.contains("u-85xx"), "{err}");
 }
+
+/// SR 7.3a: Fortunes of War negates the next chit; a negated Division Activation Chit still
+/// marks one brigade Activated, which does nothing (no order, no movement).
+#[test]
+fn sr_7_3a_fortunes_of_war_negates_a_division_chit() {
+    let mut g = manual("pv-16-0");
+    command_phase(&mut g);
+    let cup = g.state().chits.cup.clone();
+    let i = cup.iter().position(|c| c == "fortunes-of-war").expect("Fortunes of War in the cup");
+    dice(&mut g, &dice_for_index(i));
+    assert!(g.state().chits.fortunes);
+    let i = g.state().chits.cup.iter().position(|c| c == "sheridan").expect("sheridan");
+    dice(&mut g, &dice_for_index(i));
+    let d = g.pending().expect("pick the negated brigade");
+    assert!(d.prompt.contains("Fortunes of War negates Sheridan"), "{}", d.prompt);
+    let brigade = d.options[0].id.trim_start_matches("brigade:").to_string();
+    g.choose(&d.options[0].id).expect("brigade");
+    let b = g.state().brigade(&brigade).expect("the brigade");
+    assert!(b.activated && b.order.is_none());
+    assert!(!g.state().chits.fortunes);
+    assert_eq!(g.state().stage, Stage::Draw);
+    assert!(g.log().iter().any(|l| l.text.contains("does nothing")));
+}
