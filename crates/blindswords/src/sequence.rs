@@ -964,7 +964,14 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
         }
         Stage::Fog => {
             let result = rules.data().charts.fog_of_war.result(dice[0], &rules.scenario().section);
-            log(state, format!("Fog of War: {} → {result:?}", dice[0]));
+            log(
+                state,
+                format!(
+                    "Fog of War: {} → {}",
+                    dice[0],
+                    result.map_or_else(|| "no result".to_string(), |r| format!("{r:?}"))
+                ),
+            );
             state.stage = match result {
                 Some(FogOfWar::UnionBattlefieldChaos) => Stage::Chaos { affected: Side::Union },
                 Some(FogOfWar::ConfederateBattlefieldChaos) => Stage::Chaos { affected: Side::Confederate },
