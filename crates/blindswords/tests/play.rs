@@ -65,9 +65,12 @@ fn play(scenario: &str, seed: u64, hidden: bool) -> (usize, String) {
     (steps, result)
 }
 
+/// 50 seeds of each scenario in a release build (`cargo test --release`), 5 in a debug build,
+/// where a game of the larger scenarios takes over a second; `BS_SEEDS=n` sets the number.
 #[test]
 fn random_games_end_without_dead_ends() {
-    let seeds: u64 = std::env::var("BS_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(50);
+    let default = if cfg!(debug_assertions) { 5 } else { 50 };
+    let seeds: u64 = std::env::var("BS_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(default);
     for scenario in SCENARIOS {
         let mut total = 0;
         for seed in 0..seeds {
@@ -77,12 +80,12 @@ fn random_games_end_without_dead_ends() {
     }
 }
 
+/// Every step of three games of the introductory scenario (the views of the longer ones carry
+/// a log of thousands of lines, too slow to serialise at every step of a debug build).
 #[test]
 fn views_never_show_the_other_sides_secret_chits() {
-    for scenario in SCENARIOS {
-        for seed in 0..3 {
-            play(scenario, 1000 + seed, true);
-        }
+    for seed in 0..3 {
+        play(SCENARIOS[0], 1000 + seed, true);
     }
 }
 
