@@ -266,12 +266,13 @@ fn command_line_errors_exit_2_with_a_message() {
     }
 }
 
-/// Random play through `caisson engine`, over a pipe, for every HSN scenario: every reply is a
-/// well-formed decision with options until the game ends, and the engine never fails. A release
-/// build (the README's test command) plays 100 seeds of each scenario; a debug build 2.
+/// Random play through `caisson engine`, over a pipe, for every scenario (HSN, then Perryville):
+/// every reply is a well-formed decision with options until the game ends, and the engine never
+/// fails. A release build (the README's test command) plays 100 seeds of each HSN scenario and 5
+/// of each (longer) Perryville one; a debug build 2 and 1.
 #[test]
 fn random_play_through_the_engine_ends_every_scenario() {
-    let seeds: u64 = if cfg!(debug_assertions) { 2 } else { 100 };
+    let (seeds, pv_seeds): (u64, u64) = if cfg!(debug_assertions) { (2, 1) } else { (100, 5) };
     let mut engine = EngineProcess::start();
     let list = engine.ok(json!({"cmd": "scenarios"}));
     let ids: Vec<String> = list["scenarios"]
@@ -280,8 +281,10 @@ fn random_play_through_the_engine_ends_every_scenario() {
         .iter()
         .map(|s| s["id"].as_str().expect("id").to_string())
         .collect();
-    assert_eq!(ids.len(), 9, "the nine HSN scenarios");
+    assert_eq!(ids.len(), 14, "the nine HSN scenarios and the five Perryville ones");
+    assert!(ids[9..].iter().all(|id| id.starts_with("pv-16-")), "{ids:?}");
     for id in &ids {
+        let seeds = if id.starts_with("pv-") { pv_seeds } else { seeds };
         for seed in 1..=seeds {
             let mut dice = caisson_kernel::Dice::new(seed ^ 0x5eed);
             let mut reply = engine.ok(json!({"cmd": "new", "scenario": id, "seed": seed}));
