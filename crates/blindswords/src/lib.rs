@@ -8,6 +8,7 @@ pub mod charts;
 pub mod chits;
 pub mod close;
 pub mod cohesion;
+pub mod combat_step;
 pub mod fire;
 pub mod los;
 pub mod map;

@@ -4,10 +4,12 @@
 //! the activated brigade's Orders and Movement Steps (SR 8, 10) and the End Turn Phase (SR 14:
 //! per-turn VP, the Buell roll and releases of EX 14.2, the Broken Track, the next turn).
 //!
-//! Not yet enforced: Fire Combat, Close Combat, cohesion and rally (SR 9, 11-13, written in
-//! their own modules), so the Artillery Step offers moving or passing only, an Attack order
-//! resolves no combat, Regroup rallies nobody and a Limited Activation does nothing; and event
-//! chits are drawn and held but not played (their effects are combat and rally effects).
+//! The Artillery Step offers moving or firing a battery (the fire itself is played by
+//! [`crate::combat_step`]). Not yet enforced: a brigade's Fire Combat Step, Close Combat, the
+//! retreats and Panic of cohesion tests, and rally (SR 9, 11-13, written in their own modules),
+//! so an Attack order resolves no combat, Regroup rallies nobody and a Limited Activation does
+//! nothing; and event chits are drawn and held but not played (their effects are combat and
+//! rally effects).
 
 use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, LogEntry, Modifier, Pending, RollRecord, RollRequest, RuleError};
@@ -15,6 +17,7 @@ use caisson_kernel::{Choice, Decision, LogEntry, Modifier, Pending, RollRecord, 
 use crate::catalog::{ChitKind, Side, UnitType};
 use crate::charts::{Activation, BuellModifier, FogOfWar, Order, ReleaseCount, D66};
 use crate::chits;
+use crate::combat_step;
 use crate::movement::{self, allowance, Board};
 use crate::rules::BlindSwords;
 use crate::scenario::{RuleKind, Trigger};
@@ -377,16 +380,24 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
                     let at = state.hex_of(i).map_or_else(|| "off the map".to_string(), |h| format!("in {h}"));
                     Choice::new(
                         format!("move:{}", u.id),
-                        format!(
-                            "Move {} {at} ({} MP; artillery fire not yet enforced)",
-                            u.name,
-                            allowance(&data.charts, u.ty, Order::Maneuver)
-                        ),
+                        format!("Move {} {at} ({} MP)", u.name, allowance(&data.charts, u.ty, Order::Maneuver)),
                     )
                 })
                 .collect();
+            for i in artillery_units(state, *side) {
+                let u = &state.units[i];
+                for (h, preview) in combat_step::artillery_fires(rules, state, i) {
+                    options
+                        .push(Choice::new(format!("fire:{}@{h}", u.id), format!("Fire {} at {h}: {preview}", u.name)));
+                }
+            }
             options.push(Choice::new("pass", "Pass"));
-            decide(*side, "artillery", format!("{side} Artillery Step: move a battery, or pass (SR 6.1-6.3)"), options)
+            decide(
+                *side,
+                "artillery",
+                format!("{side} Artillery Step: move a battery, fire one, or pass (SR 6.1-6.3)"),
+                options,
+            )
         }
         Stage::Draw => {
             let n = state.chits.cup.len();
@@ -528,6 +539,9 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
                 .collect();
             decide(Side::Union, "release", format!("Release {left} more On Hold brigade(s) (EX 14.2b)"), options)
         }
+        Stage::FireLead { .. } | Stage::FireRoll { .. } | Stage::FireTest { .. } => {
+            combat_step::pending(rules, state).unwrap_or(Pending::Over)
+        }
         Stage::TurnStart | Stage::Command | Stage::ReleaseManeuvers | Stage::Over => Pending::Over,
     }
 }
@@ -634,6 +648,12 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
                 current: Some(Moving { unit, mp, steps: 0 }),
             };
         }
+        (Stage::Artillery { .. }, "fire") => {
+            let (unit, hex) = arg.split_once('@').ok_or_else(bad)?;
+            let unit = state.unit_index(unit).ok_or_else(bad)?;
+            combat_step::start_fire(rules, state, unit, hex_arg(hex)?)?;
+        }
+        (Stage::FireLead { .. } | Stage::FireTest { .. }, _) => combat_step::choose(rules, state, option)?,
         (Stage::Chaos { affected }, "hex") => {
             let h = hex_arg(arg)?;
             state.chaos = Some(h);
@@ -1056,6 +1076,11 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
                 log(state, format!("Buell roll {}: the Buell Marker stays", dice[0]));
                 state.stage = Stage::ReleaseManeuvers;
             }
+        }
+        Stage::FireRoll { .. } | Stage::FireTest { .. } => {
+            let text = combat_step::roll(rules, state, dice);
+            log(state, text);
+            combat_step::finish_test(rules, state);
         }
         _ => return Err(RuleError::Unexpected("no roll is pending".into())),
     }

@@ -49,6 +49,10 @@ pub enum Place {
     NotYet(usize),
     /// A reinforcement that may enter at its entry hexes during its activation (SR 10.11).
     Waiting(usize),
+    /// On the Broken Track (SR 12.8): box 1-3, or 0 for the "Available" box.
+    Broken(u8),
+    /// Out of the game (SR 12.6, 12.8: artillery and Fragile units that break).
+    Eliminated,
 }
 
 /// The scenario line a unit comes in by.
@@ -213,6 +217,39 @@ pub enum Stage {
         side: Side,
         /// Passes in succession so far.
         passes: u8,
+    },
+    /// Artillery fire: the target's owner picks the Lead Unit among ties (SR 9.2).
+    FireLead {
+        /// The firing battery.
+        firer: usize,
+        /// The target hex.
+        target: Hex,
+    },
+    /// Artillery fire: the d66 on the CRT (SR 9.3a).
+    FireRoll {
+        /// The firing battery.
+        firer: usize,
+        /// The target hex.
+        target: Hex,
+        /// The Lead Unit, an index into the target hex's units in state order.
+        lead: usize,
+    },
+    /// The Fire Combat Cohesion Test the CRT called for, with its Break Test dice (SR 12.1, 12.6).
+    FireTest {
+        /// The firing battery.
+        firer: usize,
+        /// The target hex.
+        target: Hex,
+        /// The Lead Unit, an index into the target hex's units in state order.
+        lead: usize,
+        /// The CRT column fired on.
+        column: usize,
+        /// The d66 rolled (its value, 11-66).
+        roll: u8,
+        /// The owner's pick of the second unit of a "D2" (same indexing as `lead`).
+        second: Option<usize>,
+        /// The test's two dice, then the Break Test dice, as rolled.
+        dice: Vec<u8>,
     },
     /// Chit Draw Phase: the next chit is drawn (SR 7.3).
     Draw,

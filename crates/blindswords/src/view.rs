@@ -29,6 +29,9 @@ pub fn view(rules: &BlindSwords, state: &State, side: Option<Side>) -> Value {
                 Place::Waiting(_) => json!("entering"),
                 Place::NotYet(_) => json!("not yet"),
                 Place::SetUp => json!("to place"),
+                Place::Broken(0) => json!("broken track: available"),
+                Place::Broken(n) => json!(format!("broken track: box {n}")),
+                Place::Eliminated => json!("eliminated"),
             };
             json!({
                 "id": u.id, "name": u.name, "side": side_id(u.side), "type": u.ty, "brigade": u.brigade,
@@ -84,7 +87,9 @@ pub fn stage_name(stage: &Stage) -> &'static str {
     match stage {
         Stage::Place { .. } => "set-up",
         Stage::TurnStart | Stage::Command | Stage::KeyChit { .. } | Stage::RandomEvents { .. } => "command-decision",
-        Stage::Artillery { .. } => "artillery",
+        Stage::Artillery { .. } | Stage::FireLead { .. } | Stage::FireRoll { .. } | Stage::FireTest { .. } => {
+            "artillery"
+        }
         Stage::Draw
         | Stage::Fog
         | Stage::Chaos { .. }
