@@ -1231,7 +1231,7 @@ impl TerrainChart {
 // Brigade Order Details
 
 /// A brigade order (SR 8.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Order {
     /// SR 8.2.

@@ -5,10 +5,21 @@
 
 pub mod catalog;
 pub mod charts;
+pub mod chits;
 pub mod close;
 pub mod cohesion;
 pub mod fire;
 pub mod los;
 pub mod map;
+pub mod movement;
 pub mod rally;
+pub mod registry;
+pub mod rules;
 pub mod scenario;
+pub mod sequence;
+pub mod setup;
+pub mod state;
+pub mod victory;
+pub mod view;
+
+pub use rules::BlindSwords;

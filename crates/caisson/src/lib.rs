@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod blindswords;
 pub mod bot_match;
 pub mod charts;
 pub mod engine;
@@ -15,6 +16,7 @@ pub mod gcacw;
 pub mod lines;
 pub mod random;
 pub mod serve;
+pub mod systems;
 pub mod terminal;
 
 use caisson_kernel::{DynGame, Save, SaveError, Setup};

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use caisson::charts::{self, CombatQuery};
-use caisson::gcacw::Gcacw;
+use caisson::systems::Systems;
 use caisson::{bot_match, engine, fuzz, random, terminal, Registry, ScenarioRow};
 use caisson_ai::{Bot, Level};
 use caisson_kernel::{DiceMode, Save, Setup};
@@ -262,7 +262,7 @@ impl From<String> for Failure {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli.command, &Gcacw) {
+    match run(cli.command, &Systems) {
         Ok(code) => code,
         Err(Failure::Closed) => ExitCode::SUCCESS,
         Err(Failure::Error(e)) => {
@@ -329,13 +329,10 @@ fn run(command: Command, reg: &(dyn Registry + Sync)) -> Result<ExitCode, Failur
             engine::Engine::new(reg).run(&mut input, &mut out)?;
         }
         Command::Serve { port, host, database } => {
-            caisson::serve::run(std::sync::Arc::new(Gcacw), host, port, &database, &mut out)?;
+            caisson::serve::run(std::sync::Arc::new(Systems), host, port, &database, &mut out)?;
         }
         Command::Map { command: MapCommand::Render { map, out: file } } => {
-            // A map the GCACW registry does not know may be a Blind Swords one.
-            let svg = reg.render_map_svg(&map).or_else(|gcacw| {
-                caisson_blindswords::map::render_map_svg(&map).map_err(|bs| format!("{gcacw}; {bs}"))
-            })?;
+            let svg = reg.render_map_svg(&map)?;
             if file == Path::new("-") {
                 out.write_all(svg.as_bytes())?;
                 out.flush()?;
@@ -363,7 +360,7 @@ fn run(command: Command, reg: &(dyn Registry + Sync)) -> Result<ExitCode, Failur
                 indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (eta {eta})")
                     .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
             );
-            let report = bot_match::run(&Gcacw, &plan, &|_| bar.inc(1));
+            let report = bot_match::run(&Systems, &plan, &|_| bar.inc(1));
             bar.finish_and_clear();
             if let Some(file) = plot {
                 std::fs::write(&file, report.svg()).map_err(|e| format!("{}: cannot write: {e}", file.display()))?;

@@ -1,0 +1,132 @@
+//! What a side may see (SR 5.1, 7.3: Key Chits are picked secretly, held event chits are kept
+//! face down, the cup is drawn blind): its own held chits and Key Chit, never the other side's,
+//! and of the cup only how many chits it holds. The units, the tracks and the log are public
+//! (the log names no secret chit: a drawn event chit is logged as "a Union event chit").
+
+use serde_json::{json, Value};
+
+use crate::catalog::Side;
+use crate::rules::BlindSwords;
+use crate::sequence::puller;
+use crate::state::{ix, side_id, Place, Stage, State};
+use crate::victory;
+
+fn chit_json(rules: &BlindSwords, id: &str) -> Value {
+    let name = rules.data().catalog.chit(id).map_or(id, |c| c.name.as_str());
+    json!({ "id": id, "name": name })
+}
+
+/// The view of `side` (`None`: both sides at one table, everything shown).
+#[must_use]
+pub fn view(rules: &BlindSwords, state: &State, side: Option<Side>) -> Value {
+    let sees = |s: Side| side.is_none_or(|v| v == s);
+    let units: Vec<Value> = state
+        .units
+        .iter()
+        .map(|u| {
+            let place = match u.place {
+                Place::Map(h) => json!(h),
+                Place::Waiting(_) => json!("entering"),
+                Place::NotYet(_) => json!("not yet"),
+                Place::SetUp => json!("to place"),
+            };
+            json!({
+                "id": u.id, "name": u.name, "side": side_id(u.side), "type": u.ty, "brigade": u.brigade,
+                "hex": place, "battleworn": u.battleworn, "sp": f64::from(u.sp_halves) / 2.0, "cr": u.cr,
+                "morale_hits": u.morale_hits, "skirmish": u.skirmish, "shaken": u.shaken, "on_hold": u.on_hold,
+            })
+        })
+        .collect();
+    let mut sides = serde_json::Map::new();
+    for s in Side::BOTH {
+        let held = &state.chits.held[ix(s)];
+        let entry = if sees(s) {
+            json!({
+                "held": held.iter().map(|c| chit_json(rules, c)).collect::<Vec<_>>(),
+                "key": state.chits.key[ix(s)].as_deref().map(|c| chit_json(rules, c)),
+                "vp": state.vp[ix(s)],
+            })
+        } else {
+            json!({ "held_count": held.len(), "key": state.chits.key[ix(s)].as_ref().map(|_| "hidden"), "vp": state.vp[ix(s)] })
+        };
+        sides.insert(side_id(s).to_string(), entry);
+    }
+    let track = &rules.data().charts.buell;
+    let score = victory::score(rules, state);
+    json!({
+        "system": "blind-swords",
+        "scenario": state.scenario,
+        "turn": state.turn,
+        "turns": rules.scenario().turns,
+        "clock": rules.clock(state.turn),
+        "stage": stage_name(&state.stage),
+        "chit_puller": side_id(puller(state.turn)),
+        "units": units,
+        "brigades": state.brigades,
+        "cup": { "count": state.chits.cup.len() },
+        "played": state.chits.played.iter().map(|c| chit_json(rules, c)).collect::<Vec<_>>(),
+        "casualties": state.chits.casualties,
+        "fortunes_of_war": state.chits.fortunes,
+        "sides": sides,
+        "buell": state.buell_box.map(|b| json!({ "box": b, "name": track.boxes()[b].name })),
+        "mccook_on_buell": state.chits.on_buell.is_some(),
+        "chaos": state.chaos,
+        "broken_track": state.broken,
+        "control": state.control.iter().map(|(h, s)| json!({ "hex": h, "side": side_id(*s) })).collect::<Vec<_>>(),
+        "score": { "result": score.result, "lines": score.lines },
+        "log": state.log,
+    })
+}
+
+/// The stage's name, for front ends.
+#[must_use]
+pub fn stage_name(stage: &Stage) -> &'static str {
+    match stage {
+        Stage::Place { .. } => "set-up",
+        Stage::TurnStart | Stage::Command | Stage::KeyChit { .. } | Stage::RandomEvents { .. } => "command-decision",
+        Stage::Artillery { .. } => "artillery",
+        Stage::Draw
+        | Stage::Fog
+        | Stage::Chaos { .. }
+        | Stage::Wayward { .. }
+        | Stage::Casualty
+        | Stage::PickBrigade { .. }
+        | Stage::ActivationRoll { .. }
+        | Stage::Mccook
+        | Stage::BuellCommands => "chit-draw",
+        Stage::Orders { .. } => "orders",
+        Stage::Move { .. } => "movement",
+        Stage::BuellRoll | Stage::Release { .. } | Stage::ReleaseManeuvers => "end-turn",
+        Stage::Over => "over",
+    }
+}
+
+/// A plain-text status screen.
+#[must_use]
+pub fn summary(rules: &BlindSwords, state: &State) -> String {
+    let sc = rules.scenario();
+    let mut out = format!(
+        "{} — turn {}/{} ({}), {}; cup {} chits; VP Union {} Confederate {}\n",
+        sc.name,
+        state.turn,
+        sc.turns,
+        rules.clock(state.turn),
+        stage_name(&state.stage),
+        state.chits.cup.len(),
+        state.vp[0],
+        state.vp[1]
+    );
+    for side in Side::BOTH {
+        let on_map: Vec<String> = state
+            .units
+            .iter()
+            .filter(|u| u.side == side)
+            .filter_map(|u| match u.place {
+                Place::Map(h) => Some(format!("{} {h}", u.name)),
+                _ => None,
+            })
+            .collect();
+        out.push_str(&format!("{side}: {}\n", on_map.join(", ")));
+    }
+    out
+}

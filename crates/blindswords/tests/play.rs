@@ -1,0 +1,104 @@
+//! Random play to the end: every scenario, many seeds, seeded dice; `check` after every step,
+//! no dead end (a decision with no option), every game over within its turns; and hidden
+//! information: at every step, neither side's view shows the other's held chits or Key Chit.
+
+use caisson_blindswords::registry::SYSTEM;
+use caisson_blindswords::scenario::SCENARIOS;
+use caisson_blindswords::setup::Data;
+use caisson_blindswords::state::{ix, State};
+use caisson_blindswords::BlindSwords;
+use caisson_kernel::{random_choice, Dice, DiceMode, Game, Rules, Setup};
+
+fn game(scenario: &str, seed: u64, dice: DiceMode) -> Game<BlindSwords> {
+    let (rules, state) = BlindSwords::new(Data::builtin().expect("built-in data"), scenario).expect("scenario");
+    let setup = Setup { system: SYSTEM.into(), scenario: scenario.into(), seed, dice, options: vec![] };
+    Game::new(rules, state, setup)
+}
+
+/// The ids and names of `side`'s secret chits (held, and the Key Chit while in the cup) as the
+/// view would write them, leaving out a name that also names a chit the viewer may see.
+fn secrets(rules: &BlindSwords, state: &State, side: usize) -> Vec<String> {
+    let cat = &rules.data().catalog;
+    let viewer = 1 - side;
+    let visible: Vec<&str> = state.chits.held[viewer]
+        .iter()
+        .chain(state.chits.key[viewer].iter())
+        .chain(&state.chits.played)
+        .filter_map(|c| cat.chit(c).map(|c| c.name.as_str()))
+        .collect();
+    let mut out = Vec::new();
+    for id in state.chits.held[side].iter().chain(state.chits.key[side].iter()) {
+        out.push(format!("\"{id}\""));
+        if let Some(c) = cat.chit(id) {
+            if !visible.contains(&c.name.as_str()) && !cat.chits.iter().any(|o| o.name == c.name && o.id != c.id) {
+                out.push(format!("\"name\":\"{}\"", c.name));
+            }
+        }
+    }
+    out
+}
+
+fn play(scenario: &str, seed: u64, hidden: bool) -> (usize, String) {
+    let mut g = game(scenario, seed, DiceMode::Seeded);
+    let mut dice = Dice::new(seed ^ 0x5eed);
+    let mut steps = 0;
+    while let Some(d) = g.pending() {
+        assert!(!d.options.is_empty(), "{scenario} seed {seed}: dead end at {}", d.prompt);
+        g.check().unwrap_or_else(|e| panic!("{scenario} seed {seed} step {steps}: {e}"));
+        if hidden {
+            for (side, viewer) in [(0, "confederate"), (1, "union")] {
+                let text = serde_json::to_string(&g.rules().view(g.state(), Some(viewer))).unwrap_or_default();
+                for s in secrets(g.rules(), g.state(), side) {
+                    assert!(!text.contains(&s), "{scenario} seed {seed}: {viewer} view shows {s}");
+                }
+            }
+        }
+        let id = random_choice(&d, &mut dice).to_string();
+        g.choose(&id).unwrap_or_else(|e| panic!("{scenario} seed {seed}: {id}: {e}"));
+        steps += 1;
+        assert!(steps < 200_000, "{scenario} seed {seed}: no end after {steps} decisions");
+    }
+    g.check().unwrap_or_else(|e| panic!("{scenario} seed {seed} at the end: {e}"));
+    let state = g.state();
+    assert_eq!(state.turn, g.rules().scenario().turns, "{scenario} seed {seed} ends on its last turn");
+    let result = caisson_blindswords::victory::score(g.rules(), state).result;
+    (steps, result)
+}
+
+#[test]
+fn random_games_end_without_dead_ends() {
+    let seeds: u64 = std::env::var("BS_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(50);
+    for scenario in SCENARIOS {
+        let mut total = 0;
+        for seed in 0..seeds {
+            total += play(scenario, seed, false).0;
+        }
+        eprintln!("{scenario}: {seeds} games, {} decisions on average", total / seeds as usize);
+    }
+}
+
+#[test]
+fn views_never_show_the_other_sides_secret_chits() {
+    for scenario in SCENARIOS {
+        for seed in 0..3 {
+            play(scenario, 1000 + seed, true);
+        }
+    }
+}
+
+/// Both sides' key chits are chosen, the union one is in the Union view and not in the other.
+#[test]
+fn key_chit_is_secret() {
+    let mut g = game("pv-16-0", 3, DiceMode::Seeded);
+    let d = g.pending().expect("a decision");
+    assert_eq!(d.kind, "key-chit");
+    let pick = d.options[0].id.clone();
+    let id = pick.trim_start_matches("key:").to_string();
+    g.choose(&pick).expect("legal");
+    assert_eq!(g.state().chits.key[ix(caisson_blindswords::catalog::Side::Union)].as_deref(), Some(id.as_str()));
+    let union = serde_json::to_string(&g.rules().view(g.state(), Some("union"))).unwrap_or_default();
+    let confederate = serde_json::to_string(&g.rules().view(g.state(), Some("confederate"))).unwrap_or_default();
+    assert!(union.contains(&format!("\"{id}\"")));
+    assert!(!confederate.contains(&format!("\"{id}\"")));
+    assert!(confederate.contains("\"hidden\""));
+}
