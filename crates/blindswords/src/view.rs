@@ -6,6 +6,7 @@
 use serde_json::{json, Value};
 
 use crate::catalog::Side;
+use crate::map;
 use crate::rules::BlindSwords;
 use crate::sequence::puller;
 use crate::state::{ix, side_id, Place, Stage, State};
@@ -56,22 +57,38 @@ pub fn view(rules: &BlindSwords, state: &State, side: Option<Side>) -> Value {
     }
     let track = &rules.data().charts.buell;
     let score = victory::score(rules, state);
+    let cat = &rules.data().catalog;
+    // The brigades with their leaders (public: printed on the counters).
+    let brigades: Vec<Value> = state
+        .brigades
+        .iter()
+        .map(|b| {
+            let known = cat.brigade(&b.id);
+            json!({
+                "id": b.id, "side": side_id(b.side), "on_hold": b.on_hold, "activated": b.activated, "order": b.order,
+                "leader": known.map_or(b.id.as_str(), |k| k.leader.as_str()),
+                "division": known.and_then(|k| k.division.as_deref()),
+            })
+        })
+        .collect();
     json!({
         "system": "blind-swords",
         "scenario": state.scenario,
+        "map": map::MAP_IDS[0],
         "turn": state.turn,
         "turns": rules.scenario().turns,
         "clock": rules.clock(state.turn),
         "stage": stage_name(&state.stage),
         "chit_puller": side_id(puller(state.turn)),
         "units": units,
-        "brigades": state.brigades,
+        "brigades": brigades,
         "cup": { "count": state.chits.cup.len() },
         "played": state.chits.played.iter().map(|c| chit_json(rules, c)).collect::<Vec<_>>(),
         "casualties": state.chits.casualties,
         "fortunes_of_war": state.chits.fortunes,
         "sides": sides,
         "buell": state.buell_box.map(|b| json!({ "box": b, "name": track.boxes()[b].name })),
+        "buell_track": track.boxes().iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
         "mccook_on_buell": state.chits.on_buell.is_some(),
         "chaos": state.chaos,
         "broken_track": state.broken,

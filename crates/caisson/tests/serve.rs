@@ -452,6 +452,7 @@ fn the_computer_moves_for_its_side_reproducibly() {
     assert_eq!(g.body["seq"], 1);
     assert_eq!(g.body["waiting_for"], "confederate");
     assert_eq!(g.body["can_act"], true);
+    assert_eq!(g.body["view"]["viewer"], "confederate", "against the computer the table gets the human side's view");
 
     // The random player may be asked for by name, and is kept with the game.
     let (game, seats) =

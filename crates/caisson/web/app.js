@@ -92,12 +92,21 @@ async function showLobby() {
     $('#scenarios').replaceChildren(el('p', { class: 'error', text: `Cannot list the scenarios: ${e.message}` }));
     return;
   }
-  const list = rows.map((s, i) => el('label', { class: 'scenario', 'data-scenario': s.id },
+  const list = rows.map((s, i) => el('label', { class: 'scenario', 'data-scenario': s.id, 'data-game': s.game },
     el('input', { type: 'radio', name: 'scenario', value: s.id, checked: i === 0 }),
     el('span', { class: 'sc-id', text: s.id }),
     el('span', { class: 'sc-name', text: s.name }),
     el('span', { class: 'sc-meta', text: `${s.first_date === s.last_date ? s.first_date : `${s.first_date} – ${s.last_date}`} · ${s.turns} turn${s.turns === 1 ? '' : 's'} · ${s.game}` })));
   $('#scenarios').replaceChildren(...list);
+  botNote();
+}
+
+/** The computer opponent of `crates/ai` knows the GCACW games only: elsewhere the server lets it
+ * choose at random (docs/web-api.md), and the lobby says so. */
+function botNote() {
+  const f = new FormData($('#new-game-form'));
+  const game = $(`.scenario[data-scenario="${CSS.escape(f.get('scenario') || '')}"]`)?.dataset.game;
+  $('#bot-note').hidden = !(f.get('mode') === 'computer' && f.get('bot') === 'ai' && game === 'blind-swords');
 }
 
 async function startGame(ev) {
@@ -107,7 +116,10 @@ async function startGame(ev) {
   const body = { scenario: f.get('scenario'), mode };
   const seed = $('#seed').value.trim();
   if (seed !== '') body.seed = Number(seed);
-  if (mode === 'computer') body.computer = f.get('play-side') === 'union' ? 'confederate' : 'union';
+  if (mode === 'computer') {
+    body.computer = f.get('play-side') === 'union' ? 'confederate' : 'union';
+    body.bot = f.get('bot');
+  }
   let r;
   try {
     r = await api('POST', '/api/games', body);
@@ -215,7 +227,7 @@ const choose = (id) => act('actions', { option: id });
 
 async function show(d) {
   st.shown = d;
-  const mapId = (d.setup && d.setup.scenario ? d.setup.scenario.split('-')[0] : null) || 'hsn';
+  const mapId = d.view?.map || (d.setup && d.setup.scenario ? d.setup.scenario.split('-')[0] : null) || 'hsn';
   if (st.mapId !== mapId) await loadMap(mapId);
   renderStatus(d);
   renderCounters(d);
@@ -223,6 +235,7 @@ async function show(d) {
   renderDecision(d);
   renderRosters(d);
   renderScore(d);
+  renderChits(d);
   renderNotices(d);
   renderLog(d);
   renderInspector();
@@ -237,18 +250,21 @@ function renderStatus(d) {
   const v = d.view || {};
   $('#scenario-name').textContent = `${v.scenario || d.setup?.scenario || ''}`;
   $('#turn').textContent = `Turn ${v.turn ?? '?'} of ${v.turns ?? '?'}`;
-  const stage = v.stage || {};
+  const stage = typeof v.stage === 'string' ? { step: v.stage } : v.stage || {};
   const who = stage.side ? `${sideName(stage.side)} · ` : '';
   const march = stage.march && stage.march.left !== undefined ? ` (${fmtHalf(stage.march.left)} MP left)` : '';
   $('#stage').textContent = `${who}${words(stage.step || '')}${march}`;
+  if (v.clock) $('#turn').textContent += ` · ${v.clock}`;
   const now = (v.turn_track || []).find((b) => b.current);
   const winter = !!(now && now.winter);
   $('#weather').textContent = winter ? (v.rain ? '❄ Winter · ☂ Rain' : '❄ Winter') : (v.rain ? '☂ Rain' : '☀ Clear');
+  $('#weather').hidden = v.rain === undefined && !now;
   $('#weather').classList.toggle('rain', !!v.rain);
   $('#weather').classList.toggle('winter', winter);
   renderTurnTrack(v.turn_track || []);
   const sc = v.score;
-  $('#score').textContent = sc ? `${sideName(sc.side)} ${fmtNum(sc.total)} VP · ${sc.level}` : '';
+  $('#score').textContent = !sc ? '' : sc.side ? `${sideName(sc.side)} ${fmtNum(sc.total)} VP · ${sc.level}`
+    : `${sideVp(v).map(([s, vp]) => `${sideName(s)} ${vp}`).join(' · ')}${sc.result ? ` VP · ${sc.result}` : ''}`;
   $('#seat').textContent = d.seat === 'table' ? (d.computer ? `You: ${sideName(d.computer === 'union' ? 'confederate' : 'union')} · computer: ${sideName(d.computer)}` : 'Hot-seat') : `Seat: ${sideName(d.seat)}`;
   $('#seat').dataset.seat = d.seat;
   $('#undo').disabled = !d.can_undo || st.replayAt !== null;
@@ -477,7 +493,8 @@ function optionSide(o) {
   return seg ? seg.split('-') : null;
 }
 
-/** The unit or leader ids named in an option id (`march:cox`, `transfer:schofield`). */
+/** The unit or leader ids named in an option id (`march:cox`, `transfer:schofield`); an option
+ * naming a brigade (`brigade:lytle`) names its units. */
 function optionNames(o, d) {
   const ids = new Set();
   const parts = o.id.split(':').slice(1);
@@ -485,6 +502,7 @@ function optionNames(o, d) {
   for (const p of parts) {
     for (const u of v.units || []) if (u.id === p) ids.add(u.id);
     for (const l of v.leaders || []) if (l.id === p) ids.add(l.id);
+    if ((v.brigades || []).some((b) => b.id === p)) for (const u of v.units || []) if (u.brigade === p) ids.add(u.id);
   }
   return [...ids];
 }
@@ -555,7 +573,8 @@ function renderCounters(d) {
       const k = i - (n - 1) / 2;
       const x = c[0] + k * STACK_DX - C / 2;
       const y = c[1] + k * STACK_DY - C / 2;
-      const node = it.kind === 'unit' ? unitCounter(it.u, leadersWith.get(it.u.id) || [], x, y) : leaderCounter(it.l, x, y);
+      const node = it.kind === 'leader' ? leaderCounter(it.l, x, y)
+        : 'sp' in it.u ? bsCounter(it.u, d.view, x, y) : unitCounter(it.u, leadersWith.get(it.u.id) || [], x, y);
       if (opts.has(it.id)) node.classList.add('selectable');
       g.append(node);
     });
@@ -600,6 +619,9 @@ function typeSymbol(type, x, y, w, h) {
     parts.push(sv('path', { d: `M${x},${y + h} L${x + w},${y}`, class: 'nato-line' }));
   } else if (type === 'artillery') {
     parts.push(sv('circle', { cx: x + w / 2, cy: y + h / 2, r: h * 0.22, class: 'nato-dot' }));
+  } else if (type === 'horse-artillery') {
+    parts.push(sv('circle', { cx: x + w / 2, cy: y + h / 2, r: h * 0.22, class: 'nato-dot' }),
+      sv('path', { d: `M${x},${y + h} L${x + w},${y}`, class: 'nato-line' }));
   } else if (type === 'wagon') {
     parts.push(sv('circle', { cx: x + w * 0.3, cy: y + h * 0.72, r: h * 0.16, class: 'nato-line' }),
       sv('circle', { cx: x + w * 0.7, cy: y + h * 0.72, r: h * 0.16, class: 'nato-line' }),
@@ -624,8 +646,9 @@ function entrenchAbbrev(e) {
 }
 
 function unitStatus(u) {
+  if ('sp' in u) return bsStatus(u, brigadeOf(st.shown?.view, u));
   const s = [];
-  if (!u.organized) s.push('disorganized');
+  if (u.organized === false) s.push('disorganized');
   if (u.exhausted) s.push('exhausted');
   if (u.demoralized) s.push(`demoralized${u.demoralized > 1 ? ` ${u.demoralized}` : ''}`);
   if (u.entrenchment) s.push(words(u.entrenchment));
@@ -669,6 +692,51 @@ function unitCounter(u, leaders, x, y) {
     });
     g.append(star);
   }
+  return g;
+}
+
+/** The brigade of a Blind Swords unit in the view's `brigades` (its leader, its order). */
+function brigadeOf(v, u) {
+  return (v?.brigades || []).find((b) => b.id === u.brigade) || null;
+}
+
+/** A Blind Swords unit's state in words: its face, Morale Hits, formation and brigade order. */
+function bsStatus(u, b) {
+  const s = [u.battleworn ? 'Battleworn' : 'Fresh'];
+  if (u.morale_hits) s.push(`${u.morale_hits} morale hit${u.morale_hits > 1 ? 's' : ''}`);
+  if (u.skirmish) s.push('skirmish order');
+  if (u.shaken) s.push('shaken');
+  if (u.on_hold || b?.on_hold) s.push('on hold');
+  if (b?.order) s.push(`${words(b.order)} order`);
+  return s;
+}
+
+/** A Blind Swords counter: name, type, SP-CR; its face (Fresh or Battleworn), Morale Hits,
+ * skirmish order, shaken, On Hold and its brigade's order as badges. */
+function bsCounter(u, v, x, y) {
+  const b = brigadeOf(v, u);
+  const face = u.battleworn ? 'battleworn' : 'fresh';
+  const g = sv('g', { class: `counter unit ${u.side} ${u.type} ${face}`, 'data-unit': u.id, 'data-hex': u.hex, 'data-face': face,
+    'data-brigade': u.brigade, transform: `translate(${x.toFixed(2)},${y.toFixed(2)})` });
+  g.append(sv('title', {}, [`${u.name} (${sideName(u.side)} ${words(u.type).toLowerCase()}) in ${u.hex}`,
+    `SP ${fmtNum(u.sp)}, CR ${u.cr}`, `Brigade: ${b ? b.leader : u.brigade || 'none'}`, bsStatus(u, b).join(', ')].join('\n')));
+  g.append(sv('rect', { class: 'face', x: 0, y: 0, width: C, height: C, rx: 1.6, fill: `url(#g-${u.side})`, filter: 'url(#f-shadow)' }));
+  g.append(sv('rect', { class: 'edge', x: 0.7, y: 0.7, width: C - 1.4, height: C - 1.4, rx: 1.1 }));
+  if (u.battleworn) g.append(sv('rect', { class: 'worn-band', x: 0.7, y: C - 7.6, width: C - 1.4, height: 6.9 }));
+  const name = u.name.length > 11 ? `${u.name.slice(0, 10)}.` : u.name;
+  const fit = name.length > 8 ? { textLength: (C - 2.4).toFixed(1), lengthAdjust: 'spacingAndGlyphs' } : {};
+  g.append(sv('text', { class: 'name', x: C / 2, y: 5.4, 'text-anchor': 'middle', ...fit }, name));
+  g.append(...typeSymbol(u.type, C / 2 - 5.5, 7.2, 11, 7));
+  g.append(sv('text', { class: 'values', x: C / 2, y: 20.2, 'text-anchor': 'middle' },
+    sv('tspan', { class: 'sp' }, fmtNum(u.sp)), sv('tspan', { class: 'sep' }, '-'), sv('tspan', { class: 'cr' }, String(u.cr))));
+  if (u.battleworn) g.append(badge(-0.6, 0.6, 'BW', 'battleworn', 'face'));
+  let by = 5;
+  const right = (text, cls, kind) => { g.append(badge(C + 0.6, by, text, cls, kind)); by += 5.8; };
+  if (u.morale_hits) right(`MH${u.morale_hits}`, 'morale', 'morale');
+  if (b?.order) right(b.order[0].toUpperCase(), `order ${b.order}`, 'order');
+  if (u.skirmish) right('SK', 'skirmish', 'skirmish');
+  if (u.shaken) right('SH', 'shaken', 'shaken');
+  if (u.on_hold || b?.on_hold) right('OH', 'on-hold', 'on-hold');
   return g;
 }
 
@@ -895,9 +963,23 @@ function hilite(o, on) {
   }
 }
 
+/** Each side's VP, from a view with `sides` (Blind Swords). */
+function sideVp(v) {
+  return Object.entries(v.sides || {}).map(([side, x]) => [side, x.vp]);
+}
+
+/** A score without a VP side: its result in words and its lines (Blind Swords). */
+function scoreLines(v) {
+  const sc = v.score;
+  return [el('p', { class: 'score-line' }, el('strong', { text: sideVp(v).map(([s, vp]) => `${sideName(s)} ${vp} VP`).join(' · ') }),
+    el('span', { class: 'result', text: sc.result ? ` · ${sc.result}` : '' })),
+  (sc.lines || []).length ? el('ul', { class: 'score-items' }, sc.lines.map((l) => el('li', { text: l }))) : null];
+}
+
 function finalScore(d) {
   const sc = d.view?.score;
   if (!sc) return el('p', { text: 'No score.' });
+  if (!sc.side) return el('div', { id: 'final-score' }, el('p', { class: 'verdict', text: sc.result || '' }), ...scoreLines(d.view));
   return el('div', { id: 'final-score' },
     el('p', { class: 'verdict', text: `${sc.level}` }),
     el('p', { text: `${sideName(sc.side)} ${fmtNum(sc.total)} VP` }),
@@ -916,7 +998,11 @@ function stackClick(stack, e) {
   const d = st.shown;
   const opts = optionsByCounter(d);
   const ids = [...stack.querySelectorAll('.counter')].map((c) => (c.dataset.unit || `leader:${c.dataset.leader}`)).reverse();
-  const entries = ids.filter((id) => opts.has(id)).map((id) => [id, opts.get(id)]);
+  // An option naming several counters here (a brigade's) is listed once, under the first of them.
+  const listed = new Set();
+  const entries = ids.filter((id) => opts.has(id))
+    .map((id) => [id, opts.get(id).filter((o) => !listed.has(o.id) && listed.add(o.id))])
+    .filter(([, os]) => os.length);
   const all = entries.flatMap(([, os]) => os);
   if (!all.length) { closePopover(); return; }
   if (all.length === 1) { closePopover(); choose(all[0].id); return; }
@@ -965,7 +1051,9 @@ function renderInspector() {
   const rows = [
     ...units.map((u) => el('li', { 'data-unit': u.id, class: u.side },
       el('span', { class: `side-dot ${u.side}` }),
-      el('strong', { text: u.name }), ` ${u.type} · manpower ${u.manpower} · combat ${u.combat} · tactical ${u.tactical} · fatigue ${u.fatigue}`,
+      el('strong', { text: u.name }), 'sp' in u
+        ? ` ${words(u.type).toLowerCase()} · SP ${fmtNum(u.sp)} · CR ${u.cr} · ${brigadeOf(v, u)?.leader || u.brigade || 'no'} brigade`
+        : ` ${u.type} · manpower ${u.manpower} · combat ${u.combat} · tactical ${u.tactical} · fatigue ${u.fatigue}`,
       unitStatus(u).length ? el('span', { class: 'status', text: ` · ${unitStatus(u).join(', ')}` }) : null,
       ...(opts.get(u.id) || []).map((o) => el('button', { type: 'button', class: 'mini', 'data-option': o.id, onclick: () => choose(o.id) }, o.label)))),
     ...leaders.map((l) => el('li', { 'data-leader': l.id, class: l.side },
@@ -993,7 +1081,10 @@ function renderRosters(d) {
   const opts = optionsByCounter(d);
   for (const side of ['union', 'confederate']) {
     const units = (v.units || []).filter((u) => u.side === side);
-    const head = el('tr', {}, ...['Unit', 'Hex', 'MP', 'Cbt', 'Fat', 'Status'].map((h, i) => el('th', { text: h, title: ['', 'Hex', 'Manpower', 'Combat value', 'Fatigue', ''][i] })));
+    const bs = units.some((u) => 'sp' in u);
+    const cols = bs ? [['Unit', ''], ['Hex', 'Hex'], ['SP', 'Strength Points'], ['CR', 'Cohesion Rating'], ['Brigade', 'Brigade leader'], ['Status', '']]
+      : [['Unit', ''], ['Hex', 'Hex'], ['MP', 'Manpower'], ['Cbt', 'Combat value'], ['Fat', 'Fatigue'], ['Status', '']];
+    const head = el('tr', {}, ...cols.map(([h, title]) => el('th', { text: h, title })));
     const rows = units.map((u) => {
       const status = u.eliminated ? ['eliminated'] : unitStatus(u);
       const lw = leadersWith.get(u.id);
@@ -1003,12 +1094,18 @@ function renderRosters(d) {
       },
       el('td', { class: 'name' }, el('span', { class: `type-icon ${u.type}`, title: u.type }), u.name, lw ? el('span', { class: 'star', title: `With ${lw.join(', ')}`, text: ' ★'.repeat(lw.length) }) : null),
       el('td', { class: 'hex', text: u.hex || (u.off_map ? 'off map' : '—') }),
-      el('td', { class: 'num', text: String(u.manpower) }),
-      el('td', { class: 'num', text: String(u.combat) }),
-      el('td', { class: `num fat f${Math.min(u.fatigue, 4)}`, text: u.fatigue ? `F${u.fatigue}` : '–' }),
+      ...(bs ? [
+        el('td', { class: 'num sp', text: fmtNum(u.sp) }),
+        el('td', { class: 'num cr', text: String(u.cr) }),
+        el('td', { class: 'brigade', text: brigadeOf(v, u)?.leader || '–' }),
+      ] : [
+        el('td', { class: 'num', text: String(u.manpower) }),
+        el('td', { class: 'num', text: String(u.combat) }),
+        el('td', { class: `num fat f${Math.min(u.fatigue, 4)}`, text: u.fatigue ? `F${u.fatigue}` : '–' }),
+      ]),
       el('td', { class: 'status', text: status.join(', ') }));
     });
-    const onMap = units.filter((u) => u.hex && !u.eliminated).length;
+    const onMap = units.filter((u) => u.hex && !u.eliminated && st.centres.has(u.hex)).length;
     const box = $(`#roster-${side}`);
     box.querySelector('h2').textContent = `${sideName(side)} · ${onMap} of ${units.length} on the map`;
     box.querySelector('table').replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows));
@@ -1019,9 +1116,41 @@ function renderScore(d) {
   const sc = d.view?.score;
   const box = $('#score-body');
   if (!sc) { box.replaceChildren(); return; }
+  if (!sc.side) { box.replaceChildren(...scoreLines(d.view)); return; }
   box.replaceChildren(
     el('p', { class: 'score-line' }, el('strong', { text: `${sideName(sc.side)} ${fmtNum(sc.total)} VP` }), el('span', { text: ` · ${sc.level}` })),
     el('details', {}, el('summary', { text: 'How the points add up' }), scoreTable(sc)));
+}
+
+/** The chits (Blind Swords): turn and clock, the cup's size, each side's VP, Key Chit and held
+ * chits as the view gives them (a side the seat may not see comes as a count and "hidden" only),
+ * the chits played this turn and the Buell Alert Track. */
+function renderChits(d) {
+  const v = d.view || {};
+  const box = $('#chits-panel');
+  if (!v.sides || !v.cup) { box.hidden = true; return; }
+  const chit = (c, cls = 'chit') => el('li', { class: cls, 'data-chit': c.id, text: c.name });
+  const sides = Object.entries(v.sides).map(([side, x]) => {
+    const own = Array.isArray(x.held);
+    const key = own
+      ? el('p', { class: 'key' }, 'Key Chit: ', x.key ? el('span', { class: 'chit key', 'data-chit': x.key.id, text: x.key.name }) : el('span', { class: 'muted', text: 'none' }))
+      : el('p', { class: 'key muted', text: x.key ? 'Key Chit: picked, face down' : 'Key Chit: none' });
+    const held = own
+      ? (x.held.length ? el('ul', { class: 'held' }, x.held.map((c) => chit(c))) : el('p', { class: 'held muted', text: 'No chit held' }))
+      : el('p', { class: 'held muted', 'data-held-count': x.held_count, text: `${x.held_count} chit${x.held_count === 1 ? '' : 's'} held, face down` });
+    return el('div', { class: `chit-side ${side}`, 'data-side': side, 'data-own': own ? 'true' : 'false' },
+      el('h3', {}, el('span', { class: `side-dot ${side}` }), `${sideName(side)} · ${x.vp} VP`), key, held);
+  });
+  const track = v.buell_track || [];
+  $('#chits-body').replaceChildren(
+    el('p', { class: 'clock' }, el('b', { text: `Turn ${v.turn} of ${v.turns}` }), v.clock ? ` · ${v.clock}` : '',
+      v.chit_puller ? ` · the ${sideName(v.chit_puller)} player draws` : ''),
+    el('p', { class: 'cup', 'data-count': v.cup.count, text: `Cup: ${v.cup.count} chit${v.cup.count === 1 ? '' : 's'}` }),
+    ...sides,
+    (v.played || []).length ? el('div', { class: 'played' }, el('h3', { text: 'Played this turn' }), el('ul', {}, v.played.map((c) => chit(c)))) : null,
+    track.length ? el('div', { class: 'buell' }, el('h3', { text: 'Buell Alert Track' }),
+      el('ol', { id: 'buell-track' }, track.map((name, i) => el('li', { 'data-box': i, class: v.buell?.box === i ? 'current' : null, text: name })))) : null);
+  box.hidden = false;
 }
 
 function renderNotices(d) {
@@ -1139,6 +1268,7 @@ function route() {
 }
 
 $('#new-game-form').addEventListener('submit', startGame);
+$('#new-game-form').addEventListener('change', botNote);
 $('#import-file').addEventListener('change', importSave);
 $('#undo').addEventListener('click', () => act('undo', {}));
 $('#zoom-in').addEventListener('click', () => zoomAt(1 / 1.3));

@@ -387,7 +387,7 @@ pub fn game_json(loaded: &Loaded, game: &dyn DynGame, seat: Seat, live: bool) ->
         "can_act": decision.is_some(),
         "can_undo": live && game.can_undo() && may_undo(loaded, seat),
         "over": pending.is_none(),
-        "view": game.view(seat.side()),
+        "view": game.view(seat.view_side(computer)),
         "log": game.log(),
         "computer": computer,
         "bot": computer.map(|_| record_bot(record).name()),

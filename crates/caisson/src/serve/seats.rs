@@ -81,6 +81,17 @@ impl Seat {
         }
     }
 
+    /// The side whose view the seat is sent, given the computer's side if any: against the
+    /// computer the table is one person, who sees only the human side's view (the computer's
+    /// hidden information, such as Blind Swords' held chits, stays on the server).
+    #[must_use]
+    pub fn view_side(self, computer: Option<&str>) -> Option<&'static str> {
+        match (self.side(), computer) {
+            (None, Some(c)) => SIDES.into_iter().find(|s| *s != c),
+            (own, _) => own,
+        }
+    }
+
     /// Whether the seat may decide for `side`, given the computer's side if any.
     #[must_use]
     pub fn may_act(self, side: &str, computer: Option<&str>) -> bool {
@@ -139,6 +150,15 @@ mod tests {
         assert!(Seat::Union.may_act("union", None));
         assert!(!Seat::Union.may_act("confederate", None));
         assert!(!Seat::Confederate.may_act("union", None));
+    }
+
+    #[test]
+    fn the_table_against_the_computer_sees_the_human_side_only() {
+        assert_eq!(Seat::Table.view_side(None), None);
+        assert_eq!(Seat::Table.view_side(Some("confederate")), Some("union"));
+        assert_eq!(Seat::Table.view_side(Some("union")), Some("confederate"));
+        assert_eq!(Seat::Union.view_side(None), Some("union"));
+        assert_eq!(Seat::Confederate.view_side(Some("union")), Some("confederate"));
     }
 
     #[test]
