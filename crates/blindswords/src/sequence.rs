@@ -106,13 +106,19 @@ fn artillery_units(state: &State, side: Side) -> Vec<usize> {
         .iter()
         .enumerate()
         .filter(|(_, u)| u.side == side && u.ty.is_artillery() && !u.acted && !u.on_hold)
-        .filter(|(_, u)| match u.place {
-            Place::Map(h) => state.chaos != Some(h),
-            Place::Waiting(_) => true,
-            _ => false,
-        })
+        .filter(|(_, u)| free_to_move(state, &u.place))
         .map(|(i, _)| i)
         .collect()
+}
+
+/// Whether a unit in `place` may move: on the map outside the Fog of War chaos hex (EX 7.3b), or
+/// waiting at its entry hexes.
+fn free_to_move(state: &State, place: &Place) -> bool {
+    match place {
+        Place::Map(h) => state.chaos != Some(*h),
+        Place::Waiting(_) => true,
+        _ => false,
+    }
 }
 
 /// The units of a brigade that may still move in its Movement Step (SR 10; EX 7.3b chaos).
@@ -123,11 +129,7 @@ fn movable(state: &State, brigade: &str, moved: &[usize]) -> Vec<usize> {
         .enumerate()
         .filter(|(i, u)| u.brigade.as_deref() == Some(brigade) && !u.ty.is_artillery() && !moved.contains(i))
         .filter(|(_, u)| !u.on_hold)
-        .filter(|(_, u)| match u.place {
-            Place::Map(h) => state.chaos != Some(h),
-            Place::Waiting(_) => true,
-            _ => false,
-        })
+        .filter(|(_, u)| free_to_move(state, &u.place))
         .map(|(i, _)| i)
         .collect()
 }
