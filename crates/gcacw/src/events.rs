@@ -407,6 +407,8 @@ fn apply_event(rules: &Gcacw, state: &mut State, event: Event) {
                 "Rain for this turn (GCACW 12.0); Minor River Rain Number 0, so minor rivers are unfordable this turn only.",
                 rule,
             );
+            crate::swamp::rain_begins(rules, state, crate::swamp::Then::EventsDone);
+            return;
         }
         Event::WinterWeatherEndChange => {
             state.stage = Stage::EventRoll { roll: EventRoll::WinterEnd };

@@ -37,6 +37,7 @@ pub mod sequence;
 pub mod side;
 pub mod state;
 pub mod substitute;
+pub mod swamp;
 pub mod transfer;
 pub mod turn_track;
 pub mod victory;

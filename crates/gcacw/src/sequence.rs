@@ -58,6 +58,10 @@ pub fn pending(rules: &Gcacw, state: &State) -> Pending {
         Stage::Enhancement { cavalry, infantry } => crate::enhancement::decision(rules, state, *cavalry, *infantry),
         Stage::RailMarch { unit } => crate::rail::rail_march_decision(rules, state, *unit),
         Stage::NightMarchChoice => crate::events::night_march_decision(),
+        Stage::SwampEscape { units, .. } => match crate::swamp::decision(rules, state, units) {
+            Some(d) => d,
+            None => return Pending::Over,
+        },
         Stage::WinterWeatherRoll | Stage::EventRoll { .. } => return Pending::Over,
         Stage::Attachment { side } => crate::substitute::decision(rules, state, *side),
         Stage::UnionCavalry { segment: step } => match crate::mounts::decision(rules, state, step) {
@@ -146,8 +150,11 @@ pub fn roll(rules: &Gcacw, state: &mut State, dice: &[u8]) -> Result<(), RuleErr
                 format!("Union {u}, Confederate {c}")
             };
             log_roll(state, &req, dice, format!("{winner} wins the initiative ({why})"));
-            late_rain(rules, state, u, c);
-            gain_initiative(rules, state, winner);
+            if late_rain(rules, state, u, c) {
+                crate::swamp::rain_begins(rules, state, crate::swamp::Then::Initiative(winner));
+            } else {
+                gain_initiative(rules, state, winner);
+            }
         }
         Stage::MarchAllowance { unit } => march::apply_allowance(rules, state, unit, &req, dice),
         Stage::ExtendedMarch { march } => march::apply_extended(rules, state, march, &req, dice),
@@ -244,6 +251,7 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
             Ok(())
         }
         Stage::NightMarchChoice => crate::events::choose_night_march(rules, state, option).ok_or_else(bad),
+        Stage::SwampEscape { units, then } => crate::swamp::choose(rules, state, &units, then, option).ok_or_else(bad),
         _ => Err(bad()),
     }
 }
@@ -283,17 +291,21 @@ fn late_rain_armed(rules: &Gcacw, state: &State) -> Option<&'static str> {
 }
 
 /// Late Rain (HSN Sc 2; HSN-A 2.2): double 1s start rain for the rest of the turn, once both
-/// players have gained the initiative this turn.
-fn late_rain(rules: &Gcacw, state: &mut State, union: u8, confederate: u8) {
+/// players have gained the initiative this turn. Returns whether rain began.
+fn late_rain(rules: &Gcacw, state: &mut State, union: u8, confederate: u8) -> bool {
     if let Some(source) = late_rain_armed(rules, state) {
         if union == 1 && confederate == 1 && state.gained == [true, true] && !state.rain {
             state.rain = true;
             state.note("Double 1s: Late Rain — rain rules apply for the rest of the turn.", Some(source));
+            return true;
         }
     }
+    false
 }
 
-fn gain_initiative(rules: &Gcacw, state: &mut State, side: Side) {
+/// The winner of the initiative roll takes the initiative, or passes it on when it has nothing
+/// to do (GCACW 4.2).
+pub(crate) fn gain_initiative(rules: &Gcacw, state: &mut State, side: Side) {
     state.gained[side_index(side)] = true;
     if actions::options(rules, state, side).is_empty() {
         state.note(format!("{side} has no eligible unit and must pass."), Some("GCACW 4.2"));

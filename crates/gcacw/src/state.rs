@@ -100,6 +100,8 @@ pub enum LossCause {
     CavalryRetreat,
     /// Manpower over the maximum when units consolidate (HSN Sc 2); never scores.
     Consolidation,
+    /// A unit caught in a provisional swamp by the rain with nowhere to go (GCACW 12.0).
+    RainSwamp,
 }
 
 /// One Manpower loss.
@@ -417,6 +419,14 @@ pub enum Stage {
     },
     /// The Union player chooses between a Night March and one normal action (HSN-A 2.2).
     NightMarchChoice,
+    /// Units caught in provisional swamps by the rain move out, the first one's owner choosing
+    /// where (GCACW 12.0).
+    SwampEscape {
+        /// The units still to move, in order.
+        units: Vec<usize>,
+        /// Where play goes next.
+        then: crate::swamp::Then,
+    },
     /// Attachment Phase: a side may attach substitutes and small units (HSN-A 7.2).
     Attachment {
         /// Side attaching.

@@ -393,10 +393,11 @@ fn consolidated_part(rules: &Gcacw, state: &State, u: usize) -> bool {
 
 /// The causes of Manpower loss that score VP in every HSN Basic scenario: "lost in combat,
 /// retreat, or cavalry retreat (not in extended march, force march, or moving from one enemy
-/// ZOC to another)".
+/// ZOC to another)"; and a unit eliminated in a flooded provisional swamp, whose loss GCACW 12.0
+/// says scores.
 #[must_use]
 pub const fn scoring_cause(cause: LossCause) -> bool {
-    matches!(cause, LossCause::Combat | LossCause::Retreat | LossCause::CavalryRetreat)
+    matches!(cause, LossCause::Combat | LossCause::Retreat | LossCause::CavalryRetreat | LossCause::RainSwamp)
 }
 
 /// Manpower lost by `side`'s units: points that count, with a detail of the counted and the
@@ -415,9 +416,10 @@ pub fn manpower_lost(
         LossCause::ExtendedMarch,
         LossCause::ForceMarch,
         LossCause::ZocToZoc,
+        LossCause::RainSwamp,
     ];
-    let mut counted = [0u32; 6];
-    let mut not = [0u32; 6];
+    let mut counted = [0u32; 7];
+    let mut not = [0u32; 7];
     for l in &state.losses {
         if l.unit >= state.units.len() || rules.unit_side(state, l.unit) != side {
             continue;
@@ -429,7 +431,7 @@ pub fn manpower_lost(
             not[k] += u32::from(l.amount);
         }
     }
-    let list = |v: &[u32; 6]| {
+    let list = |v: &[u32; 7]| {
         causes
             .iter()
             .zip(v)
@@ -458,6 +460,7 @@ const fn cause_name(c: LossCause) -> &'static str {
         LossCause::ExtendedMarch => "extended march",
         LossCause::ForceMarch => "force march",
         LossCause::ZocToZoc => "ZOC to ZOC",
+        LossCause::RainSwamp => "swamp in the rain",
         LossCause::Consolidation => "consolidation",
     }
 }

@@ -741,3 +741,71 @@ fn view_shows_turn_track_markers_hsn_a_2_2_3_0_4_0() {
     assert!(text.contains("Last Turn of Winter 21"), "{text}");
     assert!(text.contains("Random event this turn: Winter Weather End Change"), "{text}");
 }
+
+/// A provisional swamp hex that no road, pike or railroad enters, with the neighbours a unit
+/// could leave it for once it rains (not swamp, not water, no river without a bridge between).
+fn flooded_swamp(rules: &Gcacw) -> (Hex, Vec<Hex>) {
+    let map = rules.map();
+    map.hexes()
+        .filter(|&hx| map.terrain(hx) == Some(Terrain::ProvisionalSwamp))
+        .filter(|&hx| !map.neighbors(hx).any(|(_, n)| map.hexside(hx, n).intersects(Hexside::ROAD_PIKE_RR)))
+        .map(|hx| {
+            let ways: Vec<Hex> = map
+                .neighbors(hx)
+                .map(|(_, n)| n)
+                .filter(|&n| {
+                    let side = map.hexside(hx, n);
+                    matches!(map.terrain(n), Some(t) if !matches!(t, Terrain::Water | Terrain::Swamp | Terrain::ProvisionalSwamp))
+                        && !side.intersects(Hexside::RIVER)
+                        && !side.contains(Hexside::ALL_WATER)
+                })
+                .collect();
+            (hx, ways)
+        })
+        .find(|(_, ways)| ways.len() >= 2)
+        .expect("a provisional swamp off the roads with two ways out")
+}
+
+/// GCACW 12.0 Rain Effects: a unit in a provisional swamp off the roads gains a Fatigue Level, is
+/// disorganized and moves out at once to an adjacent hex its owner picks; then the Random Events
+/// Phase ends.
+#[test]
+fn rain_drives_units_out_of_provisional_swamps_gcacw_12_0() {
+    let (rules, mut state) = game(5);
+    let (swamp, ways) = flooded_swamp(&rules);
+    let u = place(&rules, &mut state, "wagner", swamp, 6);
+    state.units[u].fatigue = 1;
+    event(&rules, &mut state, [2, 2]);
+    assert_eq!(state.events.event, Some(Event::Rain));
+    assert_eq!(state.units[u].fatigue, 2, "one Fatigue Level more");
+    assert!(!state.units[u].organized, "disorganized");
+    let Pending::Decide(d) = pending(&rules, &state) else { panic!("the owner picks the hex: {:?}", state.stage) };
+    assert_eq!((d.kind.as_str(), d.side.as_str()), ("swamp-escape", "union"));
+    let mut offered: Vec<String> = option_ids(&rules, &state);
+    offered.sort();
+    let mut expected: Vec<String> = ways.iter().map(|w| format!("hex:{w}")).collect();
+    expected.sort();
+    assert_eq!(offered, expected, "every dry neighbour, no swamp, no river without a bridge");
+    assert!(choose(&rules, &mut state, "hex:9999").is_err(), "a hex not offered is refused");
+    choose(&rules, &mut state, &expected[0]).expect("legal");
+    assert_eq!(state.units[u].hex.map(|x| format!("hex:{x}")), Some(expected[0].clone()));
+    assert!(!matches!(state.stage, Stage::SwampEscape { .. } | Stage::EventRoll { .. }), "{:?}", state.stage);
+}
+
+/// GCACW 12.0: with every way out held by the enemy, the unit is eliminated and the loss scores.
+#[test]
+fn rain_eliminates_a_unit_with_no_way_out_gcacw_12_0() {
+    let (rules, mut state) = game(5);
+    let (swamp, ways) = flooded_swamp(&rules);
+    let u = place(&rules, &mut state, "wagner", swamp, 6);
+    let rebels = ["brown", "bate-a", "cleburne", "loring", "walthall", "lowrey"];
+    for (w, id) in ways.iter().zip(rebels) {
+        place(&rules, &mut state, id, *w, 4);
+    }
+    assert!(ways.len() <= rebels.len());
+    event(&rules, &mut state, [2, 2]);
+    assert_eq!(state.units[u].hex, None, "eliminated");
+    let lost = state.losses.iter().find(|l| l.unit == u).expect("a loss recorded");
+    assert_eq!(lost.amount, 6);
+    assert!(caisson_gcacw::victory::scoring_cause(lost.cause), "the loss scores");
+}
