@@ -9,6 +9,8 @@ use caisson_kernel::{DynGame, Save, SaveError, Setup};
 use crate::charts::{Chart, ChartInfo, CombatQuery, CombatReading};
 use crate::{Outcome, Registry, ScenarioRow};
 
+mod charts;
+
 /// The Blind Swords rule system's registry.
 pub struct BlindSwords;
 
@@ -45,13 +47,17 @@ impl Registry for BlindSwords {
         caisson_blindswords::map::render_map_svg(map)
     }
     fn charts(&self) -> Result<Vec<ChartInfo>, String> {
-        Ok(Vec::new())
+        charts::infos()
     }
     fn chart(&self, name: &str) -> Result<Chart, String> {
-        Err(format!("no Blind Swords chart `{name}` is laid out as a table yet (the data is in data/blind-swords)"))
+        charts::chart(name)
     }
+    /// The query reads GCACW's Combat Chart (a die-roll differential and two Combat values);
+    /// the Blind Swords CRT is read by a strength column and a d66 roll instead.
     fn combat_reading(&self, _query: &CombatQuery) -> Result<CombatReading, String> {
-        Err("Blind Swords combat is not yet enforced".into())
+        Err("Blind Swords has no Combat Chart read by a differential and Combat values: its CRT is read by \
+             the firing strength's column and a d66 roll; print it with `caisson chart blind-swords crt`"
+            .into())
     }
     fn outcome(&self, game: &dyn DynGame) -> Option<Outcome> {
         let game = game.as_any().downcast_ref::<caisson_kernel::Game<caisson_blindswords::BlindSwords>>()?;

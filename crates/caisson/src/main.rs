@@ -94,9 +94,10 @@ enum Command {
     /// The charts and tables of the rules: list them, print one, or read one Combat Chart cell.
     ///
     /// `caisson chart` lists the charts; `caisson chart gcacw combat` prints the Combat Chart;
-    /// `caisson chart gcacw combat --diff +4 --attacker-cv 8 --defender-cv 7` reads one row.
+    /// `caisson chart gcacw combat --diff +4 --attacker-cv 8 --defender-cv 7` reads one row;
+    /// `caisson chart blind-swords crt` prints the Blind Swords CRT.
     Chart {
-        /// Rule system (`gcacw`); without it, the list of charts.
+        /// Rule system (`gcacw`, `blind-swords`); without it, the list of GCACW charts.
         system: Option<String>,
         /// Chart name (see `caisson chart`); without it, the list of charts.
         name: Option<String>,
@@ -422,17 +423,31 @@ fn chart_command(
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     const READING: &str = "--diff N --attacker-cv CV --defender-cv CV";
+    let reg: &dyn Registry = match &system {
+        None => reg,
+        Some(system) => match Systems::for_system(system) {
+            Some(found) => found,
+            None => {
+                let known: Vec<&str> = Systems::all().iter().map(|r| r.system()).collect();
+                let mut owners = Vec::new();
+                for r in Systems::all() {
+                    if r.charts()?.iter().any(|c| &c.name == system) {
+                        owners.push(format!("`caisson chart {} {system}`", r.system()));
+                    }
+                }
+                let hint = if owners.is_empty() {
+                    String::new()
+                } else {
+                    format!(": to print that chart, write {}", owners.join(" or "))
+                };
+                return Err(Failure::Error(format!(
+                    "unknown rule system `{system}` (known: {}){hint}",
+                    known.join(", ")
+                )));
+            }
+        },
+    };
     let list = reg.charts()?;
-    if let Some(system) = &system {
-        if system != reg.system() {
-            let hint = if list.iter().any(|c| &c.name == system) {
-                format!(": to print that chart, write `caisson chart {} {system}`", reg.system())
-            } else {
-                String::new()
-            };
-            return Err(Failure::Error(format!("unknown rule system `{system}` (known: {}){hint}", reg.system())));
-        }
-    }
     if let Some(name) = &name {
         if !list.iter().any(|c| &c.name == name) {
             let names: Vec<&str> = list.iter().map(|c| c.name.as_str()).collect();
@@ -460,12 +475,24 @@ fn chart_command(
         (None, None) => {
             let rows = charts::list(reg)?;
             charts::write_list(reg.system(), &rows, out)?;
+            let others: Vec<String> = Systems::all()
+                .iter()
+                .filter(|r| r.system() != reg.system())
+                .map(|r| format!("`caisson chart {}`", r.system()))
+                .collect();
+            if !others.is_empty() {
+                writeln!(out, "The charts of the other rule systems: {}.", others.join(", "))?;
+            }
         }
         (Some(name), None) => charts::write_chart(&reg.chart(&name)?, out)?,
         (Some(name), Some(query)) if name == "combat" => {
             charts::write_combat_reading(&reg.combat_reading(&query)?, out)?;
         }
-        (name, Some(_)) => {
+        (name, Some(query)) => {
+            if !list.iter().any(|c| c.name == "combat") {
+                // A rule system without a Combat Chart says what to read instead.
+                reg.combat_reading(&query)?;
+            }
             let what = name.map_or_else(|| "the list of charts".to_string(), |n| format!("the `{n}` chart"));
             return Err(Failure::Error(format!(
                 "{READING} read the Combat Chart, not {what}: write `caisson chart {} combat {READING}`",

@@ -29,8 +29,15 @@ impl Systems {
         Err(format!("no scenario `{scenario}` (see `caisson scenarios`)"))
     }
 
+    /// Every rule system's registry, the default first.
+    #[must_use]
+    pub fn all() -> [&'static (dyn Registry + Sync); 2] {
+        ALL
+    }
+
     /// The registry of a rule system.
-    fn for_system(system: &str) -> Option<&'static (dyn Registry + Sync)> {
+    #[must_use]
+    pub fn for_system(system: &str) -> Option<&'static (dyn Registry + Sync)> {
         ALL.into_iter().find(|r| r.system() == system)
     }
 }
