@@ -19,6 +19,7 @@ use crate::charts::{Activation, BuellModifier, FogOfWar, Order, ReleaseCount, D6
 use crate::chits;
 use crate::combat_step;
 use crate::movement::{self, allowance, Board};
+use crate::retreat_step;
 use crate::rules::BlindSwords;
 use crate::scenario::{RuleKind, Trigger};
 use crate::setup::chit_side;
@@ -544,6 +545,7 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
         Stage::FireLead { .. } | Stage::FireRoll { .. } | Stage::FireTest { .. } => {
             combat_step::pending(rules, state).unwrap_or(Pending::Over)
         }
+        Stage::Aftermath { .. } => retreat_step::pending(rules, state).unwrap_or(Pending::Over),
         Stage::TurnStart | Stage::Command | Stage::ReleaseManeuvers | Stage::Over => Pending::Over,
     }
 }
@@ -656,6 +658,7 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             combat_step::start_fire(rules, state, unit, hex_arg(hex)?)?;
         }
         (Stage::FireLead { .. } | Stage::FireTest { .. }, _) => combat_step::choose(rules, state, option)?,
+        (Stage::Aftermath { .. }, _) => retreat_step::choose(rules, state, option)?,
         (Stage::Chaos { affected }, "hex") => {
             let h = hex_arg(arg)?;
             state.chaos = Some(h);
@@ -759,7 +762,7 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
 
 /// Puts a unit in a hex; infantry or foot artillery takes control of a victory hex (EX 16.0
 /// preamble: the last side to have such a unit there controls it).
-fn occupy(rules: &BlindSwords, state: &mut State, unit: usize, hex: Hex) {
+pub(crate) fn occupy(rules: &BlindSwords, state: &mut State, unit: usize, hex: Hex) {
     state.units[unit].place = Place::Map(hex);
     let side = state.units[unit].side;
     let controls = matches!(state.units[unit].ty, UnitType::Infantry | UnitType::Artillery);
@@ -1084,6 +1087,10 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
             log(state, text);
             combat_step::finish_test(rules, state);
         }
+        Stage::Aftermath { .. } => {
+            let text = retreat_step::roll(state, dice);
+            log(state, text);
+        }
         _ => return Err(RuleError::Unexpected("no roll is pending".into())),
     }
     Ok(())
@@ -1213,6 +1220,12 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                 let (for_, moved, m) = (for_.clone(), moved.clone(), m.clone());
                 stop_unit(rules, state, for_, moved, &m);
                 continue;
+            }
+            Stage::Aftermath { .. } => {
+                if retreat_step::step(rules, state) {
+                    continue;
+                }
+                return;
             }
             Stage::Release { left, corps } if *left == 0 || release_options(rules, state, corps).is_empty() => {
                 Stage::ReleaseManeuvers

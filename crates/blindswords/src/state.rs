@@ -312,8 +312,65 @@ pub enum Stage {
     },
     /// End Turn: released brigades take their Maneuver activations (EX 14.2b).
     ReleaseManeuvers,
+    /// What a Cohesion Test left to do: retreats and Panic (SR 12.1b, 12.2c, 12.3).
+    Aftermath {
+        /// The work left.
+        after: Aftermath,
+    },
     /// The game is over.
     Over,
+}
+
+/// A retreat still to make (SR 12.3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RetreatOrder {
+    /// The unit, an index into [`State::units`].
+    pub unit: usize,
+    /// Hexes to retreat.
+    pub hexes: u8,
+    /// The result that ordered it.
+    pub rule: String,
+    /// The enemy units that caused it (SR 12.3: the path avoids their neighbourhood first).
+    pub causers: Vec<usize>,
+}
+
+/// Retreats and Panic a Cohesion Test ordered, worked through one at a time (SR 12.1b, 12.2c,
+/// 12.3), then the game goes on as `then` says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Aftermath {
+    /// The side whose fire or attack caused the test: it picks among Panic ties.
+    pub by: Side,
+    /// The units that caused it.
+    pub causers: Vec<usize>,
+    /// The tested hex: Panic looks at it and its neighbours.
+    pub target: Hex,
+    /// The Lead Unit, which never panics.
+    pub lead: usize,
+    /// Retreats to make before the Panic (the Lead Unit's, the attacker's).
+    pub retreats: Vec<RetreatOrder>,
+    /// Units still to pick for Panic.
+    pub panic: u8,
+    /// Units picked to panic whose Morale Hit is still to come, in order.
+    pub panicking: Vec<usize>,
+    /// Break Test dice for the current panicking unit's Morale Hit.
+    pub dice: Vec<u8>,
+    /// Retreats after the Panic: panicked units and the units stacked with the Lead Unit.
+    pub later: Vec<RetreatOrder>,
+    /// Retreats made so far: the unit and the hexes it went (SR 12.7 looks at the longest).
+    pub done: Vec<(usize, u8)>,
+    /// Where the game goes afterwards.
+    pub then: Then,
+}
+
+/// Where the game goes once a Cohesion Test's retreats and Panic are done.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Then {
+    /// A battery fired in the Artillery Step: the other side's step (SR 6.3).
+    Artillery {
+        /// The battery.
+        firer: usize,
+    },
 }
 
 /// The whole changeable state.

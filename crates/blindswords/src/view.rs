@@ -118,6 +118,7 @@ pub fn stage_name(stage: &Stage) -> &'static str {
         | Stage::BuellCommands => "chit-draw",
         Stage::Orders { .. } => "orders",
         Stage::Move { .. } => "movement",
+        Stage::Aftermath { .. } => "retreat",
         Stage::BuellRoll | Stage::Release { .. } | Stage::ReleaseManeuvers => "end-turn",
         Stage::Over => "over",
     }
