@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod charts;
 pub mod chits;
 pub mod close;
+pub mod close_step;
 pub mod cohesion;
 pub mod combat_step;
 pub mod fire;

@@ -350,8 +350,9 @@ fn fail(
     state.stage = Stage::Aftermath { after };
 }
 
-fn finish(_rules: &BlindSwords, state: &mut State, after: Aftermath) {
+fn finish(rules: &BlindSwords, state: &mut State, after: Aftermath) {
     match after.then {
         Then::Artillery { firer } => crate::combat_step::fired(state, firer),
+        Then::Close { .. } => crate::close_step::after_test(rules, state, after),
     }
 }

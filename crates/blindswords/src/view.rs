@@ -119,6 +119,7 @@ pub fn stage_name(stage: &Stage) -> &'static str {
         Stage::Orders { .. } => "orders",
         Stage::Move { .. } => "movement",
         Stage::Aftermath { .. } => "retreat",
+        Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. } => "close-combat",
         Stage::BuellRoll | Stage::Release { .. } | Stage::ReleaseManeuvers => "end-turn",
         Stage::Over => "over",
     }
