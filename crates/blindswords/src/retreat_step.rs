@@ -330,17 +330,23 @@ fn fail(
 ) {
     let i = order.unit;
     if let Some(mut c) = bare_unit(rules, state, i) {
-        c.status = cohesion::failed_retreat(&c, off_map);
+        // A scenario whose play area is part of the map names the box of a unit that would
+        // have to leave it (EX 16.0c: Broken Box 3, ruling A-55).
+        let restricted = rules.scenario().area.retreat_blocked_box.filter(|_| off_map);
+        c.status = match (cohesion::failed_retreat(&c, off_map && restricted.is_none()), restricted) {
+            (Status::Broken(_), Some(n)) => Status::Broken(n),
+            (status, _) => status,
+        };
         if c.status != Status::Eliminated {
             c.battleworn = true;
             c.morale = cohesion::Morale::Steady;
         }
         let name = state.units[i].name.clone();
-        let (what, rule) = match (c.status, off_map) {
-            (Status::Eliminated, true) => ("retreats off the map: eliminated (artillery or Fragile)", "EX 12.3"),
-            (Status::Eliminated, false) => ("cannot retreat: eliminated (artillery or Fragile)", "SR 12.3"),
-            (_, true) => ("retreats off the map: Broken Box 1", "EX 12.3"),
-            _ => ("cannot retreat: Broken Box 3", "SR 12.3"),
+        let (what, rule) = match (c.status, off_map, restricted) {
+            (Status::Eliminated, _, _) => ("cannot retreat: eliminated (artillery or Fragile)".to_string(), "SR 12.3"),
+            (_, true, Some(n)) => (format!("cannot retreat inside the scenario's area: Broken Box {n}"), "EX 16.0c"),
+            (_, true, None) => ("retreats off the map: Broken Box 1".to_string(), "EX 12.3"),
+            _ => ("cannot retreat: Broken Box 3".to_string(), "SR 12.3"),
         };
         state.note(format!("{name} {what}"), rule);
         write_back(state, i, &c);

@@ -226,3 +226,45 @@ fn sr_12_1_panic_hits_and_retreats_the_low_rated_unit() {
     assert!(!matches!(state.stage, Stage::Aftermath { .. }), "{:?}", state.stage);
     rules.check(&state).expect("the state holds");
 }
+
+/// The box of a Union regiment on the north edge of a scenario's area whose every neighbour in
+/// the area holds an enemy unit, when it must retreat 1 hex.
+fn edge_retreat(scenario: &str) -> (Place, String) {
+    let (rules, mut state) = BlindSwords::new(Data::builtin().expect("built-in data"), scenario).expect("scenario");
+    for u in &mut state.units {
+        u.place = Place::Eliminated;
+    }
+    let map = &rules.data().map;
+    let area = rules.scenario().area.clone();
+    let hex = Hex::new(area.cols[0] + 10, area.rows[0]);
+    let of = |side: Side| -> Vec<String> {
+        let inf = |u: &&caisson_blindswords::state::UnitState| u.side == side && !u.ty.is_artillery();
+        state.units.iter().filter(inf).map(|u| u.id.clone()).collect()
+    };
+    let (union, csa) = (of(Side::Union), of(Side::Confederate));
+    let raw = set(&rules, &mut state, &union[0], hex, false);
+    let ring: Vec<Hex> = map.neighbors(hex).map(|(_, n)| n).filter(|n| area.contains(*n)).collect();
+    let mut first = None;
+    for (id, h) in csa.iter().zip(&ring) {
+        first.get_or_insert(set(&rules, &mut state, id, *h, false));
+    }
+    let firer = first.expect("a neighbour");
+    let order = RetreatOrder { unit: raw, hexes: 1, rule: "SR 12.1b R#".into(), causers: vec![firer] };
+    state.stage = aftermath(firer, hex, raw, vec![order], 0);
+    sequence::advance(&rules, &mut state);
+    let name = state.units[raw].name.clone();
+    let text = state.log.iter().find(|e| e.text.starts_with(&name)).map(|e| e.text.clone()).unwrap_or_default();
+    (state.units[raw].place, text)
+}
+
+/// EX 12.3: a unit that can only retreat off the map goes to Broken Box 1; where a scenario
+/// plays on part of the map, leaving its area is refused instead (EX 16.0c, ruling A-55: Box 3).
+#[test]
+fn ex_12_3_off_the_map_box_1_but_box_3_out_of_the_16_0_area() {
+    let (place, text) = edge_retreat("pv-16-1");
+    assert_eq!(place, Place::Broken(1), "{text} {place:?}");
+    assert!(text.ends_with("retreats off the map: Broken Box 1"), "{text}");
+    let (place, text) = edge_retreat("pv-16-0");
+    assert_eq!(place, Place::Broken(3), "{text}");
+    assert!(text.contains("inside the scenario's area"), "{text}");
+}
