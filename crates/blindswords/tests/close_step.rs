@@ -199,3 +199,44 @@ impl RulesPending for Game<BlindSwords> {
         caisson_kernel::Rules::pending(self.rules(), self.state())
     }
 }
+
+/// SR 12.2c "RA#", 12.7: the same attack, a Close Fight whose test reads coloured 2 ("-") and
+/// white 6 ("MH RA1"): the 36th VA is Shaken, both defenders retreat one hex (their owner
+/// picking among equal paths), and the attackers, offered a one-hex advance into the emptied
+/// hex, move the 1st WV in.
+#[test]
+fn sr_12_7_advance_after_the_defenders_retreat() {
+    let (mut g, usa, csa) = example();
+    for id in ["done".to_string(), format!("target:{csa}"), format!("unit:{WV1}"), format!("unit:{WV4}")] {
+        choose(&mut g, &id);
+    }
+    choose(&mut g, "declare");
+    choose(&mut g, "done");
+    dice(&mut g, &[5, 2]);
+    dice(&mut g, &[2, 6]);
+    while let Some(d) = g.pending().filter(|d| d.kind == "retreat") {
+        assert_eq!(d.side, "confederate");
+        let id = d.options[0].id.clone();
+        choose(&mut g, &id);
+    }
+    let map = &g.rules().data().map;
+    for id in [VA36, NC69] {
+        let s = g.state();
+        let h = s.hex_of(s.unit_index(id).expect(id)).expect("on the map");
+        assert_eq!(map.distance(csa, h), 1, "{id} retreated one hex");
+    }
+    assert_eq!(morale(&g, VA36), (1, true), "the Lead Unit's MH");
+    let d = g.pending().expect("the advance");
+    assert_eq!((d.kind.as_str(), d.side.as_str()), ("advance", "union"));
+    assert!(d.prompt.contains(&format!("into {csa} (up to 1 hexes")), "{}", d.prompt);
+    choose(&mut g, &format!("unit:{WV1}"));
+    choose(&mut g, "done");
+    let s = g.state();
+    assert_eq!(s.hex_of(s.unit_index(WV1).expect("1st WV")), Some(csa), "advanced (SR 12.7)");
+    assert_eq!(s.hex_of(s.unit_index(WV4).expect("4th WV")), Some(usa), "stayed");
+    assert!(s
+        .log
+        .iter()
+        .any(|e| e.text == format!("123IL advances into {csa}") && e.rule.as_deref() == Some("SR 12.7")));
+    g.check().expect("the state holds after the advance");
+}
