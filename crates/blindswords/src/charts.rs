@@ -176,7 +176,8 @@ fn check_half(cx: &FileCtx, span: &Range<usize>, field: &str, v: f64) -> Result<
 
 /// The Cohesion Test a combat result calls for (SR 9.3b, 12.1, 12.2). A "-" on the CRT is no
 /// effect in Fire Combat and a Close Fight in Close Combat (SR 11.0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Section {
     /// Close Combat only: the CRT gave "-" (SR 11.0).
     CloseFight,

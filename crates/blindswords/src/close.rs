@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use caisson_hexmap::Hex;
+use caisson_hexmap::{Hex, Parity};
 use caisson_kernel::protocol::{Modifier, RollRequest};
 
 use crate::catalog::{Side, Sp, UnitType, Weapon};
@@ -98,6 +98,8 @@ pub struct CloseInput {
     pub rebel_yell: bool,
     /// A Union "Spontaneous Charge" attack (EX 11.3c xviii).
     pub spontaneous_charge: bool,
+    /// The map grid's parity, for adjacency and the Flanking Hexes' distance (`Map::parity`).
+    pub parity: Parity,
 }
 
 /// Why a Close Combat may not be made.
@@ -135,6 +137,7 @@ fn err(unit: &str, reason: impl Into<String>, rule: &'static str) -> CloseError 
 /// The first unit that may not take part, with the rule.
 pub fn check_declaration(
     charts: &Charts,
+    parity: Parity,
     attackers: &[Attacker],
     defender_hex: Hex,
     defenders: &[Defender],
@@ -146,7 +149,7 @@ pub fn check_declaration(
         return Err(err(&d.id, "units in Skirmish Order are never in Close Combat", "EX 15.4"));
     }
     for a in attackers {
-        let why = if a.hex.distance(defender_hex) != 1 {
+        let why = if parity.distance(a.hex, defender_hex) != 1 {
             Some(("not adjacent to the defending hex", "SR 11.2"))
         } else if a.ty.is_artillery() {
             Some(("artillery never initiates Close Combat", "SR 11.1"))
@@ -296,7 +299,7 @@ pub fn shifts(charts: &Charts, input: &CloseInput) -> Vec<Modifier> {
             flanks.push(a.hex);
         }
     }
-    if flanks.len() >= 2 || flanks.iter().any(|h| h.distance(input.assault_hex) >= 2) {
+    if flanks.len() >= 2 || flanks.iter().any(|h| input.parity.distance(*h, input.assault_hex) >= 2) {
         out.push(Modifier::new("Flanking Attack", 2, "EX 11.3c xix"));
     }
     if let Some(fx) = charts.terrain.hex_effects(&input.terrain).filter(|fx| fx.close_combat != 0) {
@@ -311,7 +314,7 @@ pub fn shifts(charts: &Charts, input: &CloseInput) -> Vec<Modifier> {
 /// # Errors
 /// A declaration [`check_declaration`] refuses, or an Assaulting Hex holding no attacker.
 pub fn assess(charts: &Charts, input: &CloseInput) -> Result<CloseAssessment, CloseError> {
-    check_declaration(charts, &input.attackers, input.defender_hex, &input.defenders)?;
+    check_declaration(charts, input.parity, &input.attackers, input.defender_hex, &input.defenders)?;
     if !input.attackers.iter().any(|a| a.hex == input.assault_hex) {
         return Err(err("", format!("no attacker in the Assaulting Hex {}", input.assault_hex), "SR 11.3c"));
     }

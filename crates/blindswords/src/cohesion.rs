@@ -840,6 +840,11 @@ pub enum EnemyNear {
 
 /// What a retreat needs to know about the ground, for one retreating unit (SR 12.3, EX 12.3).
 pub trait RetreatGround {
+    /// The six hexes around `hex` on the map's grid, off-map ones included (the grid's parity
+    /// decides which they are: use `Map::neighbor`, never `Hex::neighbor`, on Perryville's).
+    fn around(&self, hex: Hex) -> Vec<Hex>;
+    /// The distance between two hexes on the map's grid (`Map::distance`).
+    fn distance(&self, a: Hex, b: Hex) -> u16;
     /// Whether the hex is on the map.
     fn on_map(&self, hex: Hex) -> bool;
     /// Whether the unit may step from `from` into `to`: no enemy unit there, no impassable hex or
@@ -915,14 +920,14 @@ pub fn retreat_paths(ground: &dyn RetreatGround, side: Side, from: Hex, hexes: u
     ) {
         let here = path[path.len() - 1];
         let start = path[0];
-        let far = usize::from(start.distance(here));
+        let far = usize::from(g.distance(start, here));
         if far >= want && path.len() > 1 {
             found.push(path[1..].to_vec());
         }
         if path.len() > max {
             return;
         }
-        for (_, next) in here.neighbors() {
+        for next in g.around(here) {
             if path.contains(&next) {
                 continue;
             }
@@ -943,7 +948,7 @@ pub fn retreat_paths(ground: &dyn RetreatGround, side: Side, from: Hex, hexes: u
         return RetreatPlan::Paths(vec![RetreatPath { hexes: Vec::new(), exposed: Vec::new(), river_crossings: 0 }]);
     }
     walk(ground, &mut path, want + RETREAT_SLACK, want, &mut found, &mut exit);
-    let end_distance = |p: &Vec<Hex>| usize::from(from.distance(p[p.len() - 1]));
+    let end_distance = |p: &Vec<Hex>| usize::from(ground.distance(from, p[p.len() - 1]));
     // The nearest distance at or beyond the order where some path ends in a hex the unit fits.
     let fitting: Vec<Vec<Hex>> = found.iter().filter(|p| ground.fits(p[p.len() - 1])).cloned().collect();
     let Some(distance) = fitting.iter().map(end_distance).min() else {

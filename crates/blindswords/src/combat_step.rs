@@ -6,8 +6,8 @@
 //! its preview (SP, column, itemised shifts), the owner's pick of the Lead Unit among ties
 //! (SR 9.2), the d66 on the CRT (SR 9.3), and the Fire Combat Cohesion Test it calls for with its
 //! Break Test dice (SR 12.1, 12.6): depletion, the Battleworn flip, Morale Hits and units broken to
-//! the Broken Track or eliminated. Not yet enforced: the retreats and Panic a test orders (logged
-//! as such), a brigade's own Fire Combat Step, Close Combat and rally.
+//! the Broken Track or eliminated; the retreats and Panic it orders are then played by
+//! [`crate::retreat_step`]. Not yet enforced: a brigade's own Fire Combat Step and rally.
 
 use caisson_hexmap::algorithms::LineStep;
 use caisson_hexmap::{Hex, Hexside, TacticalTerrain};
@@ -15,12 +15,13 @@ use caisson_kernel::{Choice, Decision, Pending, RollRequest, RuleError};
 
 use crate::catalog::{Side, UnitType};
 use crate::charts::D66;
-use crate::cohesion::{self, CombatUnit, FireTest, Morale, Nearby, Need, Stack, Status};
+use crate::cohesion::{self, CombatUnit, FireTest, Morale, Nearby, Need, Stack};
 use crate::fire::{self, FireAssessment, FireInput, FireKind, Firer, Over, Target};
 use crate::los;
 use crate::movement::terrain_key;
+use crate::retreat_step;
 use crate::rules::BlindSwords;
-use crate::state::{other, side_id, Place, Stage, State};
+use crate::state::{other, side_id, Aftermath, Place, RetreatOrder, Stage, State, Then};
 
 /// The Morale Hit marker a unit carries (SR 12.5): the hits counted, or the Shaken status it set
 /// up with.
@@ -39,7 +40,7 @@ fn hex_support(rules: &BlindSwords, hex: Hex) -> bool {
 }
 
 /// Unit `i` of the state as combat sees it, support from outside its hex not yet judged.
-fn bare_unit(rules: &BlindSwords, state: &State, i: usize) -> Option<CombatUnit> {
+pub(crate) fn bare_unit(rules: &BlindSwords, state: &State, i: usize) -> Option<CombatUnit> {
     let u = &state.units[i];
     let mut c = CombatUnit::from_catalog(rules.data().catalog.unit(&u.id)?);
     c.battleworn = u.battleworn || c.fresh.is_none();
@@ -51,7 +52,7 @@ fn bare_unit(rules: &BlindSwords, state: &State, i: usize) -> Option<CombatUnit>
 
 /// The units of a hex as a [`Stack`], with support from adjacent hexes judged (SR 12.4), and
 /// their indexes in the state.
-fn stack_at(rules: &BlindSwords, state: &State, hex: Hex) -> (Stack, Vec<usize>) {
+pub(crate) fn stack_at(rules: &BlindSwords, state: &State, hex: Hex) -> (Stack, Vec<usize>) {
     let ids: Vec<usize> = state.units_at(hex).collect();
     let around: Vec<(CombatUnit, bool)> = rules
         .data()
@@ -344,7 +345,7 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> String {
 /// Ends a Fire Combat Cohesion Test once it needs no more dice or choices (called after the
 /// dice are logged), writing the outcome back to the state (SR 12.1, 12.5, 12.6, 12.8).
 pub fn finish_test(rules: &BlindSwords, state: &mut State) {
-    let Stage::FireTest { firer, target, .. } = state.stage.clone() else { return };
+    let Stage::FireTest { firer, target, lead, .. } = state.stage.clone() else { return };
     let Some(Ok(outcome)) = run_test(rules, state) else { return };
     let (_, ids) = stack_at(rules, state, target);
     state.note(
@@ -356,31 +357,34 @@ pub fn finish_test(rules: &BlindSwords, state: &mut State) {
         state.note(format!("{name}: {}", step.what), step.rule);
     }
     for (c, &i) in outcome.target.units.iter().zip(&ids) {
-        let face = c.face();
-        let u = &mut state.units[i];
-        u.battleworn = c.battleworn;
-        u.sp_halves = face.sp.halves();
-        u.cr = face.cr;
-        u.morale_hits = c.morale.penalty();
-        u.shaken = false;
-        match c.status {
-            Status::OnMap => {}
-            Status::Broken(n) => u.place = Place::Broken(n),
-            Status::Available => u.place = Place::Broken(0),
-            Status::Eliminated => u.place = Place::Eliminated,
-        }
+        retreat_step::write_back(state, i, c);
     }
-    for r in &outcome.retreats {
-        state.note(format!("{} should retreat {} hexes: retreats are not yet enforced", r.unit, r.hexes), r.rule);
-    }
-    if outcome.panic > 0 {
-        state.note(format!("{} units should Panic: Panic is not yet enforced", outcome.panic), "SR 12.1");
-    }
-    fired(state, firer);
+    let retreats = outcome
+        .retreats
+        .iter()
+        .filter_map(|r| {
+            let unit = state.unit_index(&r.unit)?;
+            Some(RetreatOrder { unit, hexes: r.hexes, rule: r.rule.to_string(), causers: vec![firer] })
+        })
+        .collect();
+    let after = Aftermath {
+        by: state.units[firer].side,
+        causers: vec![firer],
+        target,
+        lead: ids.get(lead).copied().unwrap_or(usize::MAX),
+        retreats,
+        panic: outcome.panic,
+        panicking: Vec::new(),
+        dice: Vec::new(),
+        later: Vec::new(),
+        done: Vec::new(),
+        then: Then::Artillery { firer },
+    };
+    retreat_step::start(state, after);
 }
 
 /// The battery has fired: the other side's Artillery Step (SR 6.3).
-fn fired(state: &mut State, firer: usize) {
+pub(crate) fn fired(state: &mut State, firer: usize) {
     state.units[firer].acted = true;
     let side = state.units[firer].side;
     state.stage = Stage::Artillery { side: other(side), passes: 0 };

@@ -5,10 +5,10 @@
 //! per-turn VP, the Buell roll and releases of EX 14.2, the Broken Track, the next turn).
 //!
 //! The Artillery Step offers moving or firing a battery (the fire itself is played by
-//! [`crate::combat_step`]). Not yet enforced: a brigade's Fire Combat Step, Close Combat, the
-//! retreats and Panic of cohesion tests, and rally (SR 9, 11-13, written in their own modules),
-//! so an Attack order resolves no combat, Regroup rallies nobody and a Limited Activation does
-//! nothing; and event chits are drawn and held but not played (their effects are combat and
+//! [`crate::combat_step`], its retreats and Panic by [`crate::retreat_step`]); an Attack order's
+//! Close Combat Step follows its movement ([`crate::close_step`]). Not yet enforced: a brigade's
+//! Fire Combat Step and rally (SR 9, 13, written in their own modules), so Regroup rallies nobody
+//! and a Limited Activation does nothing; and event chits are drawn and held but not played (their effects are combat and
 //! rally effects).
 
 use caisson_hexmap::Hex;
@@ -17,8 +17,10 @@ use caisson_kernel::{Choice, Decision, LogEntry, Modifier, Pending, RollRecord, 
 use crate::catalog::{ChitKind, Side, UnitType};
 use crate::charts::{Activation, BuellModifier, FogOfWar, Order, ReleaseCount, D66};
 use crate::chits;
+use crate::close_step;
 use crate::combat_step;
 use crate::movement::{self, allowance, Board};
+use crate::retreat_step;
 use crate::rules::BlindSwords;
 use crate::scenario::{RuleKind, Trigger};
 use crate::setup::chit_side;
@@ -518,7 +520,7 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
                             d.infantry,
                             d.cavalry,
                             if d.engage { ", may engage" } else { ", may not engage" },
-                            if *o == Order::Attack { " (fire and close combat not yet enforced)" } else { "" }
+                            if *o == Order::Attack { " (fire not yet enforced)" } else { "" }
                         ),
                     };
                     Choice::new(format!("order:{}", format!("{o:?}").to_lowercase()), label)
@@ -543,6 +545,10 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
         }
         Stage::FireLead { .. } | Stage::FireRoll { .. } | Stage::FireTest { .. } => {
             combat_step::pending(rules, state).unwrap_or(Pending::Over)
+        }
+        Stage::Aftermath { .. } => retreat_step::pending(rules, state).unwrap_or(Pending::Over),
+        Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. } => {
+            close_step::pending(rules, state).unwrap_or(Pending::Over)
         }
         Stage::TurnStart | Stage::Command | Stage::ReleaseManeuvers | Stage::Over => Pending::Over,
     }
@@ -656,6 +662,10 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             combat_step::start_fire(rules, state, unit, hex_arg(hex)?)?;
         }
         (Stage::FireLead { .. } | Stage::FireTest { .. }, _) => combat_step::choose(rules, state, option)?,
+        (Stage::Aftermath { .. }, _) => retreat_step::choose(rules, state, option)?,
+        (Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. }, _) => {
+            close_step::choose(rules, state, option)?;
+        }
         (Stage::Chaos { affected }, "hex") => {
             let h = hex_arg(arg)?;
             state.chaos = Some(h);
@@ -759,7 +769,7 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
 
 /// Puts a unit in a hex; infantry or foot artillery takes control of a victory hex (EX 16.0
 /// preamble: the last side to have such a unit there controls it).
-fn occupy(rules: &BlindSwords, state: &mut State, unit: usize, hex: Hex) {
+pub(crate) fn occupy(rules: &BlindSwords, state: &mut State, unit: usize, hex: Hex) {
     state.units[unit].place = Place::Map(hex);
     let side = state.units[unit].side;
     let controls = matches!(state.units[unit].ty, UnitType::Infantry | UnitType::Artillery);
@@ -804,13 +814,17 @@ fn stop_unit(rules: &BlindSwords, state: &mut State, for_: MoveFor, mut moved: V
 fn finish_move(rules: &BlindSwords, state: &mut State, for_: &MoveFor) {
     match for_ {
         MoveFor::Artillery { side } => state.stage = Stage::Artillery { side: other(*side), passes: 0 },
+        // SR 4.0 Phase 4d: an Attack order's Close Combat Step follows its movement.
+        MoveFor::Brigade { brigade, order: Order::Attack, by } => {
+            close_step::begin(rules, state, brigade.clone(), by.clone());
+        }
         MoveFor::Brigade { by, .. } => after_activation(rules, state, by),
     }
 }
 
 /// After a brigade's activation: a DAC goes back in the cup while its division has brigades
 /// left to activate (SR 7.3a); then the next draw, or the next released brigade (EX 14.2b).
-fn after_activation(rules: &BlindSwords, state: &mut State, by: &Activator) {
+pub(crate) fn after_activation(rules: &BlindSwords, state: &mut State, by: &Activator) {
     match by {
         Activator::Chit { chit } => {
             let dac = rules.data().catalog.chit(chit).is_some_and(|c| c.kind == ChitKind::Division);
@@ -1084,6 +1098,14 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
             log(state, text);
             combat_step::finish_test(rules, state);
         }
+        Stage::Aftermath { .. } => {
+            let text = retreat_step::roll(state, dice);
+            log(state, text);
+        }
+        Stage::CloseCombat { .. } => {
+            let text = close_step::roll(rules, state, dice);
+            log(state, text);
+        }
         _ => return Err(RuleError::Unexpected("no roll is pending".into())),
     }
     Ok(())
@@ -1213,6 +1235,18 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                 let (for_, moved, m) = (for_.clone(), moved.clone(), m.clone());
                 stop_unit(rules, state, for_, moved, &m);
                 continue;
+            }
+            Stage::Aftermath { .. } => {
+                if retreat_step::step(rules, state) {
+                    continue;
+                }
+                return;
+            }
+            Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. } => {
+                if close_step::step(rules, state) {
+                    continue;
+                }
+                return;
             }
             Stage::Release { left, corps } if *left == 0 || release_options(rules, state, corps).is_empty() => {
                 Stage::ReleaseManeuvers

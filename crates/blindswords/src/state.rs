@@ -312,8 +312,158 @@ pub enum Stage {
     },
     /// End Turn: released brigades take their Maneuver activations (EX 14.2b).
     ReleaseManeuvers,
+    /// What a Cohesion Test left to do: retreats and Panic (SR 12.1b, 12.2c, 12.3).
+    Aftermath {
+        /// The work left.
+        after: Aftermath,
+    },
+    /// Close Combat Step: the active player declares the attacks (SR 11.2).
+    CloseDeclare {
+        /// The active brigade.
+        brigade: String,
+        /// How it was activated.
+        by: Activator,
+        /// The attacks declared so far.
+        declared: Vec<Declared>,
+        /// The attack being declared: its target, and the attackers picked so far.
+        building: Option<Declared>,
+    },
+    /// A declared Close Combat being resolved (SR 11.3), the others waiting their turn.
+    CloseCombat {
+        /// The active brigade.
+        brigade: String,
+        /// How it was activated.
+        by: Activator,
+        /// The declared attacks still to resolve.
+        queue: Vec<Declared>,
+        /// This one.
+        fight: CloseFight,
+    },
+    /// Advance After Close Combat (SR 12.7): the owners move units into the emptied hexes.
+    Advance {
+        /// The active brigade.
+        brigade: String,
+        /// How it was activated.
+        by: Activator,
+        /// The declared attacks still to resolve.
+        queue: Vec<Declared>,
+        /// The advances offered, the first the current one.
+        offers: Vec<AdvanceOffer>,
+        /// A unit that entered the emptied hex and may go one hex further.
+        second: Option<usize>,
+    },
     /// The game is over.
     Over,
+}
+
+/// One Close Combat declared (SR 11.2): the defending hex and the attacking units.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Declared {
+    /// The defending hex.
+    pub target: Hex,
+    /// The attacking units, indexes into [`State::units`].
+    pub attackers: Vec<usize>,
+}
+
+/// A Close Combat being resolved (SR 11.3).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CloseFight {
+    /// The defending hex.
+    pub target: Hex,
+    /// The attacking units still in the combat.
+    pub attackers: Vec<usize>,
+    /// The Assaulting Hex, once known (SR 11.3c).
+    pub assault: Option<Hex>,
+    /// The defending Lead Unit, an index into [`State::units`], once known (SR 9.2).
+    pub lead: Option<usize>,
+    /// The CRT's Cohesion Test, once the d66 is rolled (or the Close Fight without a roll).
+    pub section: Option<crate::charts::Section>,
+    /// The defending owner's pick of the second unit of a "D2" (a unit index).
+    pub second: Option<usize>,
+    /// The attacking owner's pick of the attacker hit among ties (a unit index).
+    pub attacker: Option<usize>,
+    /// The test's two dice, then the Break Test dice, as rolled.
+    pub dice: Vec<u8>,
+}
+
+/// A retreat still to make (SR 12.3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RetreatOrder {
+    /// The unit, an index into [`State::units`].
+    pub unit: usize,
+    /// Hexes to retreat.
+    pub hexes: u8,
+    /// The result that ordered it.
+    pub rule: String,
+    /// The enemy units that caused it (SR 12.3: the path avoids their neighbourhood first).
+    pub causers: Vec<usize>,
+}
+
+/// Retreats and Panic a Cohesion Test ordered, worked through one at a time (SR 12.1b, 12.2c,
+/// 12.3), then the game goes on as `then` says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Aftermath {
+    /// The side whose fire or attack caused the test: it picks among Panic ties.
+    pub by: Side,
+    /// The units that caused it.
+    pub causers: Vec<usize>,
+    /// The tested hex: Panic looks at it and its neighbours.
+    pub target: Hex,
+    /// The Lead Unit, which never panics.
+    pub lead: usize,
+    /// Retreats to make before the Panic (the Lead Unit's, the attacker's).
+    pub retreats: Vec<RetreatOrder>,
+    /// Units still to pick for Panic.
+    pub panic: u8,
+    /// Units picked to panic whose Morale Hit is still to come, in order.
+    pub panicking: Vec<usize>,
+    /// Break Test dice for the current panicking unit's Morale Hit.
+    pub dice: Vec<u8>,
+    /// Retreats after the Panic: panicked units and the units stacked with the Lead Unit.
+    pub later: Vec<RetreatOrder>,
+    /// Retreats made so far: the unit and the hexes it went (SR 12.7 looks at the longest).
+    pub done: Vec<(usize, u8)>,
+    /// Where the game goes afterwards.
+    pub then: Then,
+}
+
+/// Where the game goes once a Cohesion Test's retreats and Panic are done.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Then {
+    /// A battery fired in the Artillery Step: the other side's step (SR 6.3).
+    Artillery {
+        /// The battery.
+        firer: usize,
+    },
+    /// A Close Combat: Advance After Close Combat, then the next declared attack (SR 11.3, 12.7).
+    Close {
+        /// The active brigade.
+        brigade: String,
+        /// How it was activated.
+        by: Activator,
+        /// The declared attacks still to resolve.
+        queue: Vec<Declared>,
+        /// The defending hex.
+        target: Hex,
+        /// The attacking units that took part.
+        attackers: Vec<usize>,
+        /// The hexes they attacked from.
+        hexes: Vec<Hex>,
+        /// The defending units.
+        defenders: Vec<usize>,
+    },
+}
+
+/// An Advance After Close Combat offered to one side (SR 12.7).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AdvanceOffer {
+    /// The emptied hex.
+    pub into: Hex,
+    /// The units that may advance.
+    pub units: Vec<usize>,
+    /// How far: 1, or 2 when the enemy retreated 2 or more hexes or broke.
+    pub reach: u8,
 }
 
 /// The whole changeable state.

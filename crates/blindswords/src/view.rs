@@ -118,6 +118,8 @@ pub fn stage_name(stage: &Stage) -> &'static str {
         | Stage::BuellCommands => "chit-draw",
         Stage::Orders { .. } => "orders",
         Stage::Move { .. } => "movement",
+        Stage::Aftermath { .. } => "retreat",
+        Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. } => "close-combat",
         Stage::BuellRoll | Stage::Release { .. } | Stage::ReleaseManeuvers => "end-turn",
         Stage::Over => "over",
     }

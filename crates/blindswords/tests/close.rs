@@ -9,7 +9,7 @@ use caisson_blindswords::close::{
     assess, check_declaration, odds_shift, resolve, withdrawal, Attacker, CloseInput, Defender,
 };
 use caisson_blindswords::cohesion::Morale;
-use caisson_hexmap::Hex;
+use caisson_hexmap::{Hex, Parity};
 use caisson_kernel::data::DataDir;
 use proptest::prelude::*;
 
@@ -61,6 +61,7 @@ fn input(attackers: Vec<Attacker>, defenders: Vec<Defender>, lead_cr: i32) -> Cl
         lead_cr,
         rebel_yell: false,
         spontaneous_charge: false,
+        parity: Parity::EvenQ,
     }
 }
 
@@ -166,7 +167,7 @@ fn flanking_attack_and_assaulting_hex() {
 #[test]
 fn who_may_attack() {
     let c = charts();
-    let rule = |a: Attacker, d: Defender| check_declaration(&c, &[a], DEF, &[d]).err().map(|e| e.rule);
+    let rule = |a: Attacker, d: Defender| check_declaration(&c, Parity::EvenQ, &[a], DEF, &[d]).err().map(|e| e.rule);
     let mut cav = attacker("c", 3, 3);
     cav.ty = UnitType::Cavalry;
     cav.hexside = vec!["steep-slope".into()];

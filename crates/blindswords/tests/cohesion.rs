@@ -370,6 +370,12 @@ struct Ground {
 }
 
 impl RetreatGround for Ground {
+    fn around(&self, h: Hex) -> Vec<Hex> {
+        h.neighbors().map(|(_, n)| n).collect()
+    }
+    fn distance(&self, a: Hex, b: Hex) -> u16 {
+        a.distance(b)
+    }
     fn on_map(&self, h: Hex) -> bool {
         (10..=30).contains(&h.col) && (10..=30).contains(&h.row)
     }

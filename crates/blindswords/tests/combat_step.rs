@@ -100,6 +100,11 @@ fn sr_9_3_artillery_fire_through_the_engine() {
         faces.push(1);
         dice(&mut g, &[1]);
     }
+    // White 6 orders a retreat (SR 12.3): the owner picks among equal paths if there are several.
+    if let Some(d) = g.pending().filter(|d| d.kind == "retreat") {
+        let id = d.options[0].id.clone();
+        g.choose(&id).expect("a retreat path");
+    }
     let rules = g.rules();
     let ga = CombatUnit::from_catalog(rules.data().catalog.unit("c-41ga").expect("41GA"));
     let test = FireTest {
