@@ -369,6 +369,9 @@ pub fn finish_test(rules: &BlindSwords, state: &mut State) {
             Status::Available => u.place = Place::Broken(0),
             Status::Eliminated => u.place = Place::Eliminated,
         }
+        if !matches!(u.place, Place::Map(_)) {
+            u.skirmish = false; // EX 15.1: a broken unit loses its Skirmish marker.
+        }
     }
     for r in &outcome.retreats {
         state.note(format!("{} should retreat {} hexes: retreats are not yet enforced", r.unit, r.hexes), r.rule);

@@ -9,6 +9,7 @@ pub mod chits;
 pub mod close;
 pub mod cohesion;
 pub mod combat_step;
+pub mod events;
 pub mod fire;
 pub mod los;
 pub mod map;
@@ -22,5 +23,6 @@ pub mod setup;
 pub mod state;
 pub mod victory;
 pub mod view;
+pub mod withdraw;
 
 pub use rules::BlindSwords;

@@ -18,12 +18,14 @@ use crate::catalog::{ChitKind, Side, UnitType};
 use crate::charts::{Activation, BuellModifier, FogOfWar, Order, ReleaseCount, D66};
 use crate::chits;
 use crate::combat_step;
+use crate::events;
 use crate::movement::{self, allowance, Board};
 use crate::rules::BlindSwords;
 use crate::scenario::{RuleKind, Trigger};
 use crate::setup::chit_side;
 use crate::state::{ix, other, side_id, Activator, MoveFor, Moving, Place, Stage, State};
 use crate::victory;
+use crate::withdraw;
 
 /// The chit-puller of a turn: the Confederate player on odd turns, the Union on even (SR 7.2).
 #[must_use]
@@ -35,11 +37,11 @@ pub const fn puller(turn: u16) -> Side {
     }
 }
 
-fn decide(side: Side, kind: &str, prompt: String, options: Vec<Choice>) -> Pending {
+pub(crate) fn decide(side: Side, kind: &str, prompt: String, options: Vec<Choice>) -> Pending {
     Pending::Decide(Decision { side: side_id(side).into(), kind: kind.into(), prompt, options })
 }
 
-fn request(side: Side, purpose: String, rule: &str, dice: u8, modifiers: Vec<Modifier>) -> Pending {
+pub(crate) fn request(side: Side, purpose: String, rule: &str, dice: u8, modifiers: Vec<Modifier>) -> Pending {
     Pending::Roll(RollRequest { side: side_id(side).into(), purpose, rule: rule.into(), dice, modifiers })
 }
 
@@ -128,7 +130,10 @@ fn movable(state: &State, brigade: &str, moved: &[usize]) -> Vec<usize> {
         .iter()
         .enumerate()
         .filter(|(i, u)| u.brigade.as_deref() == Some(brigade) && !u.ty.is_artillery() && !moved.contains(i))
-        .filter(|(_, u)| !u.on_hold)
+        .filter(|(_, u)| {
+            // EX 7.5c: Brigade Initiative moves an On Hold brigade's units on the map.
+            !u.on_hold || (state.events.initiative.as_deref() == Some(brigade) && matches!(u.place, Place::Map(_)))
+        })
         .filter(|(_, u)| free_to_move(state, &u.place))
         .map(|(i, _)| i)
         .collect()
@@ -241,11 +246,11 @@ fn release_options(rules: &BlindSwords, state: &State, corps: &[String]) -> Vec<
         .collect()
 }
 
-fn chit_name(rules: &BlindSwords, id: &str) -> String {
+pub(crate) fn chit_name(rules: &BlindSwords, id: &str) -> String {
     rules.data().catalog.chit(id).map_or_else(|| id.to_string(), |c| c.name.clone())
 }
 
-fn brigade_name(rules: &BlindSwords, id: &str) -> String {
+pub(crate) fn brigade_name(rules: &BlindSwords, id: &str) -> String {
     rules.data().catalog.brigade(id).map_or_else(|| id.to_string(), |b| b.leader.clone())
 }
 
@@ -491,12 +496,10 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
             if state.buell_box.is_some() {
                 options.push(Choice::new("buell", "Place the chit on the Buell Marker (+1 to the Buell roll)"));
             }
-            decide(
-                Side::Union,
-                "cic",
-                "A. McCook: use the chit (EX 7.3c; its Rally Event use is not yet enforced)".into(),
-                options,
-            )
+            if !events::rally_targets(rules, state, Side::Union).is_empty() {
+                options.push(Choice::new("rally", "Use the chit as a Rally Event: one unit recovers"));
+            }
+            decide(Side::Union, "cic", "A. McCook: use the chit (EX 7.3c)".into(), options)
         }
         Stage::BuellCommands => {
             let options = union_brigades(state)
@@ -544,6 +547,14 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
         Stage::FireLead { .. } | Stage::FireRoll { .. } | Stage::FireTest { .. } => {
             combat_step::pending(rules, state).unwrap_or(Pending::Over)
         }
+        Stage::HeldChits { .. }
+        | Stage::RallyEvent { .. }
+        | Stage::Initiative
+        | Stage::Confusion { .. }
+        | Stage::ConfusionRoll { .. }
+        | Stage::Aggressive { .. }
+        | Stage::HiddenEnemy { .. } => events::pending(rules, state).unwrap_or(Pending::Over),
+        Stage::Withdraw { .. } => withdraw::pending(rules, state).unwrap_or(Pending::Over),
         Stage::TurnStart | Stage::Command | Stage::ReleaseManeuvers | Stage::Over => Pending::Over,
     }
 }
@@ -577,13 +588,21 @@ fn move_pending(
                     )
                 })
                 .collect();
+            for i in movable(state, brigade, moved).into_iter().filter(|i| state.units[*i].skirmish) {
+                let u = &state.units[i];
+                let at = state.hex_of(i).map(|h| h.to_string()).unwrap_or_default();
+                options.push(Choice::new(
+                    format!("unform:{}", u.id),
+                    format!("{} stays in {at} for the whole order and leaves Skirmish Order (EX 15.1)", u.name),
+                ));
+            }
             options.push(Choice::new("done", "End the Movement Step"));
             decide(side, "move-unit", format!("{who} Movement Step: pick a unit to move (SR 10)"), options)
         }
         Some(m) => {
             let u = &state.units[m.unit];
             let here = state.hex_of(m.unit);
-            let mut options: Vec<Choice> = movement::steps(rules, state, m.unit, m.mp, m.steps == 0, move_order(for_))
+            let mut options: Vec<Choice> = movement::steps(rules, state, m.unit, m.mp, m.first(), move_order(for_))
                 .into_iter()
                 .map(|s| {
                     let left = (m.mp - s.cost.mp).max(0.0);
@@ -595,6 +614,13 @@ fn move_pending(
                 .collect();
             let stop =
                 here.map_or_else(|| format!("{} stays off the map", u.name), |h| format!("{} stops in {h}", u.name));
+            if matches!(for_, MoveFor::Brigade { .. }) && movement::may_form(rules, state, m.unit, m.mp) {
+                let entry = data.charts.terrain.movement().skirmish_entry;
+                options.push(Choice::new(
+                    "skirmish",
+                    format!("Take up Skirmish Order: {entry} MP, {} left (EX 15.1)", m.mp - entry),
+                ));
+            }
             options.push(Choice::new("stop", stop));
             decide(side, "move", format!("{who}: move {} ({} MP left; SR 10.3)", u.name, m.mp), options)
         }
@@ -647,7 +673,7 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             state.stage = Stage::Move {
                 for_: MoveFor::Artillery { side },
                 moved: Vec::new(),
-                current: Some(Moving { unit, mp, steps: 0 }),
+                current: Some(Moving::new(unit, mp)),
             };
         }
         (Stage::Artillery { .. }, "fire") => {
@@ -656,6 +682,16 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             combat_step::start_fire(rules, state, unit, hex_arg(hex)?)?;
         }
         (Stage::FireLead { .. } | Stage::FireTest { .. }, _) => combat_step::choose(rules, state, option)?,
+        (
+            Stage::HeldChits { .. }
+            | Stage::RallyEvent { .. }
+            | Stage::Initiative
+            | Stage::Confusion { .. }
+            | Stage::Aggressive { .. }
+            | Stage::HiddenEnemy { .. },
+            _,
+        ) => events::choose(rules, state, option)?,
+        (Stage::Withdraw { .. }, _) => withdraw::choose(rules, state, option)?,
         (Stage::Chaos { affected }, "hex") => {
             let h = hex_arg(arg)?;
             state.chaos = Some(h);
@@ -674,9 +710,11 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             let unit = state.unit_index(id).ok_or_else(bad)?;
             let h = hex_arg(hex)?;
             let from = state.hex_of(unit).map(|f| f.to_string()).unwrap_or_default();
+            let start = state.hex_of(unit);
             occupy(rules, state, unit, h);
             state.note(format!("Wayward Move: {} from {from} to {h}", state.units[unit].name), "EX 7.3b");
             state.stage = Stage::Draw;
+            withdraw::after_move(rules, state, unit, start);
         }
         (Stage::PickBrigade { chit, negated }, "brigade") => {
             let b = state.brigade_mut(arg).ok_or_else(bad)?;
@@ -701,6 +739,13 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             state.note(format!("A. McCook activates {} fully", brigade_name(rules, arg)), "EX 7.3c");
             state.stage = Stage::Orders { brigade: arg.to_string(), by: Activator::Command };
         }
+        (Stage::Mccook, "rally") => {
+            if events::rally_targets(rules, state, Side::Union).is_empty() {
+                return Err(bad());
+            }
+            state.note("A. McCook is used as a Rally Event", "EX 7.3c");
+            state.stage = Stage::RallyEvent { side: Side::Union };
+        }
         (Stage::Mccook, "buell") => {
             state.chits.played.retain(|c| c != "a-mccook");
             state.chits.on_buell = Some("a-mccook".into());
@@ -718,31 +763,52 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
                 b.order = Some(order);
             }
             state.note(format!("{} takes a {order:?} order", brigade_name(rules, &brigade)), "SR 8.1");
-            if order == Order::Regroup {
-                state.note("Regroup: no movement; rally is not yet enforced", "SR 8.5");
-                after_activation(rules, state, &by);
-            } else {
-                state.stage =
-                    Stage::Move { for_: MoveFor::Brigade { brigade, order, by }, moved: Vec::new(), current: None };
-            }
+            events::after_order(rules, state, brigade, by, order);
         }
         (Stage::Move { for_, moved, current: None }, "unit") => {
             let unit = state.unit_index(arg).ok_or_else(bad)?;
             let order = move_order(&for_).unwrap_or(Order::Maneuver);
             let mp = allowance(&rules.data().charts, state.units[unit].ty, order);
-            state.stage = Stage::Move { for_, moved, current: Some(Moving { unit, mp, steps: 0 }) };
+            state.stage = Stage::Move { for_, moved, current: Some(Moving::new(unit, mp)) };
         }
         (Stage::Move { for_, .. }, "done") => finish_move(rules, state, &for_),
         (Stage::Move { for_, moved, current: Some(m) }, "hex") => {
             let h = hex_arg(arg)?;
-            let step = movement::steps(rules, state, m.unit, m.mp, m.steps == 0, move_order(&for_))
+            let step = movement::steps(rules, state, m.unit, m.mp, m.first(), move_order(&for_))
                 .into_iter()
                 .find(|s| s.hex == h)
                 .ok_or_else(bad)?;
+            let from = state.hex_of(m.unit);
             occupy(rules, state, m.unit, h);
             let mp = (m.mp - step.cost.mp).max(0.0);
-            state.stage = Stage::Move { for_, moved, current: Some(Moving { unit: m.unit, mp, steps: m.steps + 1 }) };
+            let next = Moving { mp, steps: m.steps + 1, ..m };
+            state.stage = Stage::Move { for_, moved, current: Some(next) };
             check_hold_triggers(rules, state, m.unit);
+            withdraw::after_move(rules, state, m.unit, from);
+        }
+        (Stage::Move { for_: for_ @ MoveFor::Brigade { .. }, moved, current: Some(m) }, "skirmish") => {
+            if !movement::may_form(rules, state, m.unit, m.mp) {
+                return Err(bad());
+            }
+            let entry = rules.data().charts.terrain.movement().skirmish_entry;
+            state.units[m.unit].skirmish = true;
+            state.note(format!("{} takes up Skirmish Order ({entry} MP)", state.units[m.unit].name), "EX 15.1");
+            let next = Moving { mp: m.mp - entry, formed: true, ..m };
+            state.stage = Stage::Move { for_, moved, current: Some(next) };
+        }
+        (Stage::Move { for_: for_ @ MoveFor::Brigade { .. }, mut moved, current: None }, "unform") => {
+            let MoveFor::Brigade { brigade, .. } = &for_ else { return Err(bad()) };
+            let unit = state.unit_index(arg).ok_or_else(bad)?;
+            if !state.units[unit].skirmish || !movable(state, brigade, &moved).contains(&unit) {
+                return Err(bad());
+            }
+            state.units[unit].skirmish = false;
+            state.note(
+                format!("{} stays still for its whole order and leaves Skirmish Order", state.units[unit].name),
+                "EX 15.1",
+            );
+            moved.push(unit);
+            state.stage = Stage::Move { for_, moved, current: None };
         }
         (Stage::Move { for_, moved, current: Some(m) }, "stop") => stop_unit(rules, state, for_, moved, &m),
         (Stage::Release { left, corps }, "release") => {
@@ -757,9 +823,20 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
     Ok(())
 }
 
+/// Carries out a brigade's order: Regroup ends the activation, any other order starts the
+/// Movement Step (SR 8.1-8.5).
+pub(crate) fn start_order(rules: &BlindSwords, state: &mut State, brigade: String, by: Activator, order: Order) {
+    if order == Order::Regroup {
+        state.note("Regroup: no movement; rally is not yet enforced", "SR 8.5");
+        after_activation(rules, state, &by);
+    } else {
+        state.stage = events::movement_start(rules, state, MoveFor::Brigade { brigade, order, by });
+    }
+}
+
 /// Puts a unit in a hex; infantry or foot artillery takes control of a victory hex (EX 16.0
 /// preamble: the last side to have such a unit there controls it).
-fn occupy(rules: &BlindSwords, state: &mut State, unit: usize, hex: Hex) {
+pub(crate) fn occupy(rules: &BlindSwords, state: &mut State, unit: usize, hex: Hex) {
     state.units[unit].place = Place::Map(hex);
     let side = state.units[unit].side;
     let controls = matches!(state.units[unit].ty, UnitType::Infantry | UnitType::Artillery);
@@ -810,7 +887,9 @@ fn finish_move(rules: &BlindSwords, state: &mut State, for_: &MoveFor) {
 
 /// After a brigade's activation: a DAC goes back in the cup while its division has brigades
 /// left to activate (SR 7.3a); then the next draw, or the next released brigade (EX 14.2b).
-fn after_activation(rules: &BlindSwords, state: &mut State, by: &Activator) {
+pub(crate) fn after_activation(rules: &BlindSwords, state: &mut State, by: &Activator) {
+    state.events.initiative = None;
+    state.events.hidden = None;
     match by {
         Activator::Chit { chit } => {
             let dac = rules.data().catalog.chit(chit).is_some_and(|c| c.kind == ChitKind::Division);
@@ -968,6 +1047,8 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
                 ),
                 Some(i) => {
                     let chit = state.chits.cup.remove(i);
+                    state.events.asked = false;
+                    state.events.next = None;
                     for k in &mut state.chits.key {
                         if k.as_deref() == Some(chit.as_str()) {
                             *k = None;
@@ -1047,7 +1128,9 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
                             dice[0]
                         ),
                     );
-                    after_activation(rules, state, &Activator::Chit { chit });
+                    if !events::offer_aggressive(rules, state, &chit, &brigade) {
+                        after_activation(rules, state, &Activator::Chit { chit });
+                    }
                 }
             }
         }
@@ -1079,6 +1162,12 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
                 state.stage = Stage::ReleaseManeuvers;
             }
         }
+        Stage::ConfusionRoll { .. } => {
+            let (order, text) =
+                events::confusion(rules, state, dice[0]).ok_or_else(|| RuleError::BadRoll(shown.clone()))?;
+            log(state, text);
+            events::apply_confusion(rules, state, order);
+        }
         Stage::FireRoll { .. } | Stage::FireTest { .. } => {
             let text = combat_step::roll(rules, state, dice);
             log(state, text);
@@ -1109,7 +1198,7 @@ fn drawn(rules: &BlindSwords, state: &mut State, chit: String) {
         ChitKind::Event => {
             let side = chit_side(cat, &chit).unwrap_or(Side::Union);
             state.chits.held[ix(side)].push(chit);
-            state.note(format!("{side} holds the event chit (playing events is not yet enforced)"), "SR 7.3");
+            state.note(format!("{side} holds the event chit"), "SR 7.3");
             state.stage = Stage::Draw;
         }
         ChitKind::Wild if chit == "fog-of-war" => {
@@ -1157,6 +1246,9 @@ fn drawn(rules: &BlindSwords, state: &mut State, chit: String) {
 /// Runs the steps that need no decision nor roll until the game waits for one.
 pub fn advance(rules: &BlindSwords, state: &mut State) {
     for _ in 0..10_000 {
+        if events::advance(rules, state) || withdraw::advance(rules, state) {
+            continue;
+        }
         let next = match &state.stage {
             Stage::TurnStart => {
                 turn_start(rules, state);
@@ -1184,6 +1276,14 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
             Stage::Artillery { side, passes } if artillery_units(state, *side).is_empty() => {
                 Stage::Artillery { side: other(*side), passes: passes + 1 }
             }
+            Stage::Draw if !state.events.asked => {
+                if events::window_open(rules, state) {
+                    Stage::HeldChits { side: state.events.next.unwrap_or(Side::Union), passes: 0 }
+                } else {
+                    state.events.asked = true;
+                    continue;
+                }
+            }
             Stage::Draw if state.chits.cup.is_empty() => {
                 end_turn(rules, state);
                 continue;
@@ -1198,7 +1298,13 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                 state.note(format!("{} has no brigade to activate", chit_name(rules, chit)), "SR 7.3");
                 Stage::Draw
             }
-            Stage::Mccook if mccook_brigades(rules, state).is_empty() && state.buell_box.is_none() => Stage::Draw,
+            Stage::Mccook
+                if mccook_brigades(rules, state).is_empty()
+                    && state.buell_box.is_none()
+                    && events::rally_targets(rules, state, Side::Union).is_empty() =>
+            {
+                Stage::Draw
+            }
             Stage::BuellCommands if union_brigades(state).is_empty() => Stage::Draw,
             Stage::Move { for_: for_ @ MoveFor::Brigade { brigade, .. }, moved, current: None }
                 if movable(state, brigade, moved).is_empty() =>
@@ -1208,7 +1314,7 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                 continue;
             }
             Stage::Move { for_, moved, current: Some(m) }
-                if movement::steps(rules, state, m.unit, m.mp, m.steps == 0, move_order(for_)).is_empty() =>
+                if movement::steps(rules, state, m.unit, m.mp, m.first(), move_order(for_)).is_empty() =>
             {
                 let (for_, moved, m) = (for_.clone(), moved.clone(), m.clone());
                 stop_unit(rules, state, for_, moved, &m);
@@ -1299,6 +1405,7 @@ fn end_turn(rules: &BlindSwords, state: &mut State) {
         state.chits.out.extend(held);
     }
     state.chits.key = [None, None];
+    state.events = crate::state::EventState::default();
     for (side, vp, what) in victory::per_turn(rules, state) {
         state.vp[ix(side)] += vp;
         state.note(format!("{side} scores {vp} VP for {what}"), "SR 14.2");

@@ -1,0 +1,396 @@
+//! [SR 7.1, 7.3, 14.1; EX 5.2, 6.5e, 7.3c, 7.5c] Playing held chits: the held-chit play before
+//! each draw and in the End Turn Phase (the Union player first, then in turn until both decline
+//! in succession), and the Unique Events of `data/blind-swords/events.toml` whose moment the game
+//! now reaches:
+//! - Rally (and A. McCook used as a Rally Event): a Recovery of every Morale Hit of one unit at
+//!   least three hexes from the enemy, or of On Hold artillery anywhere;
+//! - Brigade Initiative: a Full Activation of one Union brigade on the map, On Hold or not;
+//! - Command Confusion: after an enemy brigade receives its order, a die on the Command Confusion
+//!   table gives its new order (SR 7.3 example);
+//! - Aggressive Leader: a Confederate Limited Activation becomes Full;
+//! - Hidden Enemy (once, EX 5.2): the Confederate brigade starting its Movement Step may not move
+//!   adjacent to a Union unit in that step.
+//!
+//! The events whose moment belongs to combat not yet in play (Rebel Yell!, Spontaneous Charge,
+//! Sharpshooters, Firefight, Firing on Friends) stay held: no option offers them (ruling PG13).
+
+use caisson_kernel::{Choice, Pending, RuleError};
+
+use crate::catalog::Side;
+use crate::charts::Order;
+use crate::rules::BlindSwords;
+use crate::sequence::{after_activation, brigade_name, chit_name, decide, request, start_order};
+use crate::setup::chit_side;
+use crate::state::{ix, other, Activator, MoveFor, Place, Stage, State};
+
+/// The Unique Event id (`events.toml`) of a chit, by its printed name.
+fn event_of<'r>(rules: &'r BlindSwords, chit: &str) -> Option<&'r str> {
+    let name = rules.data().catalog.chit(chit).map(|c| c.name.as_str())?;
+    rules.data().charts.events.by_name(name).map(|e| e.id.as_str())
+}
+
+/// The chit of `side`'s hand that carries `event`, if it holds one.
+fn held(rules: &BlindSwords, state: &State, side: Side, event: &str) -> Option<String> {
+    state.chits.held[ix(side)].iter().find(|c| event_of(rules, c) == Some(event)).cloned()
+}
+
+/// Takes a chit out of its holder's hand: discarded, or out of the game if used once (EX 5.2).
+fn spend(rules: &BlindSwords, state: &mut State, side: Side, chit: &str) {
+    state.chits.held[ix(side)].retain(|c| c != chit);
+    if rules.data().catalog.chit(chit).is_some_and(|c| c.one_use) {
+        state.chits.removed.push(chit.to_string());
+    } else {
+        state.chits.played.push(chit.to_string());
+    }
+}
+
+/// Hexes from `hex` to the nearest enemy of `side` on the map.
+fn enemy_distance(rules: &BlindSwords, state: &State, side: Side, hex: caisson_hexmap::Hex) -> u16 {
+    let map = &rules.data().map;
+    state
+        .units
+        .iter()
+        .filter(|u| u.side != side)
+        .filter_map(|u| match u.place {
+            Place::Map(h) => Some(map.distance(h, hex)),
+            _ => None,
+        })
+        .min()
+        .unwrap_or(u16::MAX)
+}
+
+/// The units a Rally event of `side` may recover (events.toml; SR 13.1, EX 6.5e): on the map with
+/// Morale Hits, at least three hexes from the enemy or On Hold artillery anywhere, and not in
+/// the Battlefield Chaos hex (EX 7.3b: no friendly event there).
+#[must_use]
+pub fn rally_targets(rules: &BlindSwords, state: &State, side: Side) -> Vec<usize> {
+    let far = u16::try_from(crate::rally::RALLY_DISTANCE).unwrap_or(u16::MAX);
+    state
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.side == side && (u.morale_hits > 0 || u.shaken))
+        .filter(|(_, u)| match u.place {
+            Place::Map(h) => {
+                state.chaos != Some(h)
+                    && ((u.ty.is_artillery() && u.on_hold) || enemy_distance(rules, state, side, h) >= far)
+            }
+            _ => false,
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The Union brigades Brigade Initiative may activate (EX 7.5c): any with a unit on the map.
+fn initiative_brigades(state: &State) -> Vec<String> {
+    state
+        .brigades
+        .iter()
+        .filter(|b| b.side == Side::Union)
+        .filter(|b| state.units.iter().any(|u| u.brigade.as_ref() == Some(&b.id) && matches!(u.place, Place::Map(_))))
+        .map(|b| b.id.clone())
+        .collect()
+}
+
+/// The held chits `side` may play now, before a draw or in the End Turn Phase (SR 7.1, 14.1).
+#[must_use]
+pub fn playable_now(rules: &BlindSwords, state: &State, side: Side) -> Vec<String> {
+    state.chits.held[ix(side)]
+        .iter()
+        .filter(|c| match event_of(rules, c) {
+            Some("rally") => !rally_targets(rules, state, side).is_empty(),
+            Some("brigade-initiative") => side == Side::Union && !initiative_brigades(state).is_empty(),
+            _ => false,
+        })
+        .cloned()
+        .collect()
+}
+
+/// Whether either side may play a held chit now.
+#[must_use]
+pub fn window_open(rules: &BlindSwords, state: &State) -> bool {
+    Side::BOTH.into_iter().any(|s| !playable_now(rules, state, s).is_empty())
+}
+
+fn play_option(rules: &BlindSwords, chit: &str, what: &str) -> Choice {
+    Choice::new(format!("play:{chit}"), format!("Play {} now: {what}", chit_name(rules, chit)))
+}
+
+/// What the event stages wait for.
+#[must_use]
+pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
+    let cat = &rules.data().catalog;
+    Some(match &state.stage {
+        Stage::HeldChits { side, .. } => {
+            let mut options: Vec<Choice> = playable_now(rules, state, *side)
+                .iter()
+                .map(|c| {
+                    let what = rules
+                        .data()
+                        .charts
+                        .events
+                        .by_name(&chit_name(rules, c))
+                        .map_or_else(String::new, |e| e.effect.clone());
+                    play_option(rules, c, &what)
+                })
+                .collect();
+            options.push(Choice::new("none", "Play no chit"));
+            let prompt = if state.chits.cup.is_empty() {
+                format!("{side}: Final Held Chit Play (SR 14.1)")
+            } else {
+                format!("{side}: play a held chit before the next draw? (SR 7.1)")
+            };
+            decide(*side, "held-chit", prompt, options)
+        }
+        Stage::RallyEvent { side } => {
+            let options = rally_targets(rules, state, *side)
+                .into_iter()
+                .map(|i| {
+                    let u = &state.units[i];
+                    let at = state.hex_of(i).map(|h| h.to_string()).unwrap_or_default();
+                    Choice::new(
+                        format!("rally:{}", u.id),
+                        format!("{} in {at}: Recovery of all its Morale Hits ({})", u.name, u.morale_hits),
+                    )
+                })
+                .collect();
+            decide(*side, "rally", format!("{side} Rally: pick the unit to recover (SR 13.2a, EX 6.5e)"), options)
+        }
+        Stage::Initiative => {
+            let options = initiative_brigades(state)
+                .iter()
+                .map(|b| {
+                    let hold = if state.brigade(b).is_some_and(|s| s.on_hold) { ", staying On Hold" } else { "" };
+                    Choice::new(format!("brigade:{b}"), format!("Activate {} fully{hold}", brigade_name(rules, b)))
+                })
+                .collect();
+            decide(
+                Side::Union,
+                "activate",
+                "Brigade Initiative: activate a brigade on the map (EX 7.5c)".into(),
+                options,
+            )
+        }
+        Stage::Confusion { brigade, order, .. } => {
+            let side = other(state.brigade(brigade).map_or(Side::Union, |b| b.side));
+            let chit = held(rules, state, side, "command-confusion")?;
+            let name = brigade_name(rules, brigade);
+            decide(
+                side,
+                "event",
+                format!("{name} takes a {order:?} order: play Command Confusion? (SR 7.3)"),
+                vec![
+                    play_option(rules, &chit, &format!("roll a die for {name}'s new order")),
+                    Choice::new("none", format!("Let the {order:?} order stand")),
+                ],
+            )
+        }
+        Stage::ConfusionRoll { brigade, .. } => {
+            let side = other(state.brigade(brigade).map_or(Side::Union, |b| b.side));
+            request(
+                side,
+                format!("Command Confusion: the new order of {}", brigade_name(rules, brigade)),
+                "SR 7.3",
+                1,
+                vec![],
+            )
+        }
+        Stage::Aggressive { chit, brigade } => {
+            let side = chit_side(cat, chit).unwrap_or(Side::Confederate);
+            let event = held(rules, state, side, "aggressive-leader")?;
+            decide(
+                side,
+                "event",
+                format!("{}: Limited Activation; play Aggressive Leader?", brigade_name(rules, brigade)),
+                vec![
+                    play_option(rules, &event, "the activation becomes Full"),
+                    Choice::new("none", "Keep the Limited Activation"),
+                ],
+            )
+        }
+        Stage::HiddenEnemy { for_: MoveFor::Brigade { brigade, .. } } => {
+            let chit = held(rules, state, Side::Union, "hidden-enemy")?;
+            let name = brigade_name(rules, brigade);
+            decide(
+                Side::Union,
+                "event",
+                format!("{name} begins its Movement Step: play Hidden Enemy? (once a game, EX 5.2)"),
+                vec![
+                    play_option(rules, &chit, &format!("{name} may not move adjacent to a Union unit this step")),
+                    Choice::new("none", "Do not play it"),
+                ],
+            )
+        }
+        _ => return None,
+    })
+}
+
+/// The stages that need nobody: a side with nothing to play declines; the held-chit play ends
+/// when both have declined in succession. `true` when the stage changed.
+pub fn advance(rules: &BlindSwords, state: &mut State) -> bool {
+    match state.stage.clone() {
+        Stage::HeldChits { passes, .. } if passes >= 2 => {
+            state.events.asked = true;
+            state.stage = Stage::Draw;
+        }
+        Stage::HeldChits { side, passes } if playable_now(rules, state, side).is_empty() => {
+            state.stage = Stage::HeldChits { side: other(side), passes: passes + 1 };
+        }
+        Stage::RallyEvent { side } if rally_targets(rules, state, side).is_empty() => state.stage = Stage::Draw,
+        Stage::Initiative if initiative_brigades(state).is_empty() => state.stage = Stage::Draw,
+        _ => return false,
+    }
+    true
+}
+
+/// Applies an option of an event stage.
+///
+/// # Errors
+/// The option is not offered; the state is then unchanged.
+pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<(), RuleError> {
+    let bad = || RuleError::NotAnOption(option.to_string());
+    let (verb, arg) = option.split_once(':').unwrap_or((option, ""));
+    match (state.stage.clone(), verb) {
+        (Stage::HeldChits { side, passes }, "none") => {
+            state.stage = Stage::HeldChits { side: other(side), passes: passes + 1 };
+        }
+        (Stage::HeldChits { side, .. }, "play") => {
+            if !playable_now(rules, state, side).iter().any(|c| c == arg) {
+                return Err(bad());
+            }
+            let event = event_of(rules, arg).unwrap_or_default().to_string();
+            spend(rules, state, side, arg);
+            state.note(format!("{side} plays {}", chit_name(rules, arg)), "SR 7.1");
+            state.events.next = Some(other(side));
+            state.events.asked = false;
+            state.stage = if event == "rally" { Stage::RallyEvent { side } } else { Stage::Initiative };
+        }
+        (Stage::RallyEvent { side }, "rally") => {
+            let unit =
+                state.unit_index(arg).filter(|i| rally_targets(rules, state, side).contains(i)).ok_or_else(bad)?;
+            let u = &mut state.units[unit];
+            let hits = u.morale_hits;
+            u.morale_hits = 0;
+            u.shaken = false;
+            let text = format!("Rally: {} recovers, {hits} Morale Hit(s) off", u.name);
+            state.note(text, "SR 13.2a, EX 6.5e");
+            state.stage = Stage::Draw;
+        }
+        (Stage::Initiative, "brigade") => {
+            if !initiative_brigades(state).iter().any(|b| b == arg) {
+                return Err(bad());
+            }
+            let b = state.brigade_mut(arg).ok_or_else(bad)?;
+            if !b.on_hold {
+                b.activated = true;
+            }
+            state.events.initiative = Some(arg.to_string());
+            state.note(format!("Brigade Initiative: {} is fully activated", brigade_name(rules, arg)), "EX 7.5c");
+            state.stage = Stage::Orders { brigade: arg.to_string(), by: Activator::Command };
+        }
+        (Stage::Confusion { brigade, by, order }, v) => {
+            let side = other(state.brigade(&brigade).map_or(Side::Union, |b| b.side));
+            match v {
+                "play" if held(rules, state, side, "command-confusion").as_deref() == Some(arg) => {
+                    spend(rules, state, side, arg);
+                    state
+                        .note(format!("{side} plays Command Confusion on {}", brigade_name(rules, &brigade)), "SR 7.3");
+                    state.stage = Stage::ConfusionRoll { brigade, by };
+                }
+                "none" => start_order(rules, state, brigade, by, order),
+                _ => return Err(bad()),
+            }
+        }
+        (Stage::Aggressive { chit, brigade }, v) => {
+            let side = chit_side(&rules.data().catalog, &chit).unwrap_or(Side::Confederate);
+            match v {
+                "play" if held(rules, state, side, "aggressive-leader").as_deref() == Some(arg) => {
+                    spend(rules, state, side, arg);
+                    state.note(
+                        format!("Aggressive Leader: {} has a Full Activation", brigade_name(rules, &brigade)),
+                        "SR 7.3",
+                    );
+                    state.stage = Stage::Orders { brigade, by: Activator::Chit { chit } };
+                }
+                "none" => after_activation(rules, state, &Activator::Chit { chit }),
+                _ => return Err(bad()),
+            }
+        }
+        (Stage::HiddenEnemy { for_ }, v) => {
+            let MoveFor::Brigade { brigade, .. } = &for_ else { return Err(bad()) };
+            match v {
+                "play" if held(rules, state, Side::Union, "hidden-enemy").as_deref() == Some(arg) => {
+                    spend(rules, state, Side::Union, arg);
+                    state.note(
+                        format!(
+                            "Union plays Hidden Enemy: {} may not move adjacent to a Union unit this step",
+                            brigade_name(rules, brigade)
+                        ),
+                        "EX 5.2",
+                    );
+                    state.events.hidden = Some(brigade.clone());
+                }
+                "none" => {}
+                _ => return Err(bad()),
+            }
+            state.stage = Stage::Move { for_, moved: Vec::new(), current: None };
+        }
+        _ => return Err(bad()),
+    }
+    Ok(())
+}
+
+/// After a brigade receives its order: the other side may play Command Confusion (SR 7.3), else
+/// the order is carried out.
+pub fn after_order(rules: &BlindSwords, state: &mut State, brigade: String, by: Activator, order: Order) {
+    let side = other(state.brigade(&brigade).map_or(Side::Union, |b| b.side));
+    if held(rules, state, side, "command-confusion").is_some() {
+        state.stage = Stage::Confusion { brigade, by, order };
+    } else {
+        start_order(rules, state, brigade, by, order);
+    }
+}
+
+/// The Command Confusion die: the brigade's new order (SR 7.3; `events.toml`), with the text to
+/// log. `None` for a die that is not 1-6.
+#[must_use]
+pub fn confusion(rules: &BlindSwords, state: &State, die: u8) -> Option<(Order, String)> {
+    let Stage::ConfusionRoll { brigade, .. } = &state.stage else { return None };
+    let order = rules.data().charts.events.command_confusion(die)?;
+    Some((order, format!("Command Confusion {die}: {} takes a {order:?} order", brigade_name(rules, brigade))))
+}
+
+/// Gives the brigade its new order and carries it out.
+pub fn apply_confusion(rules: &BlindSwords, state: &mut State, order: Order) {
+    let Stage::ConfusionRoll { brigade, by } = state.stage.clone() else { return };
+    if let Some(b) = state.brigade_mut(&brigade) {
+        b.order = Some(order);
+    }
+    start_order(rules, state, brigade, by, order);
+}
+
+/// After a Limited Activation of a Confederate brigade: Aggressive Leader may be played. `true`
+/// when the game now waits for that choice.
+pub fn offer_aggressive(rules: &BlindSwords, state: &mut State, chit: &str, brigade: &str) -> bool {
+    let side = chit_side(&rules.data().catalog, chit).unwrap_or(Side::Union);
+    if held(rules, state, side, "aggressive-leader").is_none() {
+        return false;
+    }
+    state.stage = Stage::Aggressive { chit: chit.to_string(), brigade: brigade.to_string() };
+    true
+}
+
+/// The stage a Movement Step starts with: the Union player's Hidden Enemy choice before a
+/// Confederate brigade moves, if he holds it.
+#[must_use]
+pub fn movement_start(rules: &BlindSwords, state: &State, for_: MoveFor) -> Stage {
+    let confederate = match &for_ {
+        MoveFor::Brigade { brigade, .. } => state.brigade(brigade).is_some_and(|b| b.side == Side::Confederate),
+        MoveFor::Artillery { .. } => false,
+    };
+    if confederate && held(rules, state, Side::Union, "hidden-enemy").is_some() {
+        Stage::HiddenEnemy { for_ }
+    } else {
+        Stage::Move { for_, moved: Vec::new(), current: None }
+    }
+}
