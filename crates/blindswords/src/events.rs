@@ -13,6 +13,7 @@
 //!
 //! The events whose moment belongs to combat not yet in play (Rebel Yell!, Spontaneous Charge,
 //! Sharpshooters, Firefight, Firing on Friends) stay held: no option offers them (ruling PG13).
+//! A. McCook is used when drawn, never held (PG14); Brigade Initiative, PG15.
 
 use caisson_kernel::{Choice, Pending, RuleError};
 

@@ -8,8 +8,8 @@
 //! [`crate::combat_step`]). Not yet enforced: a brigade's Fire Combat Step, Close Combat, the
 //! retreats and Panic of cohesion tests, and rally (SR 9, 11-13, written in their own modules),
 //! so an Attack order resolves no combat, Regroup rallies nobody and a Limited Activation does
-//! nothing; and event chits are drawn and held but not played (their effects are combat and
-//! rally effects).
+//! nothing. Held chits are played before each draw and at End Turn ([`crate::events`]), and
+//! skirmishers and cavalry step away from a moving enemy ([`crate::withdraw`]).
 
 use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, LogEntry, Modifier, Pending, RollRecord, RollRequest, RuleError};

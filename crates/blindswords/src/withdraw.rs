@@ -5,8 +5,8 @@
 //! away. The owner of the unit (the player not moving) picks the hex; the interrupted stage then
 //! resumes and the moving unit may go on.
 //!
-//! Rulings PG14-PG15: a withdrawal is not itself a move that triggers further withdrawals, and
-//! "away" means to a hex farther from the moving enemy's hex.
+//! Rulings PG17-PG18: "away" means to a hex farther from the moving enemy's hex, a withdrawal is
+//! not itself a move that sets off further withdrawals, and who gets the cavalry's two chances.
 
 use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Pending, RuleError};
