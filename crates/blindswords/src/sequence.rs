@@ -139,6 +139,16 @@ fn movable(state: &State, brigade: &str, moved: &[usize]) -> Vec<usize> {
         .collect()
 }
 
+/// Whether a brigade's Movement Step offers nothing more: no unit left that may move under
+/// `order` or leave Skirmish Order (EX 15.1).
+fn idle(rules: &BlindSwords, state: &State, brigade: &str, order: Order, moved: &[usize]) -> bool {
+    let charts = &rules.data().charts;
+    movable(state, brigade, moved).iter().all(|i| {
+        let u = &state.units[*i];
+        allowance(charts, u.ty, order) <= 0.0 && !u.skirmish
+    })
+}
+
 /// The order a movement is made under (`None`: artillery in the Artillery Phase).
 fn move_order(for_: &MoveFor) -> Option<Order> {
     match for_ {
@@ -579,6 +589,7 @@ fn move_pending(
             let MoveFor::Brigade { brigade, order, .. } = for_ else { return Pending::Over };
             let mut options: Vec<Choice> = movable(state, brigade, moved)
                 .into_iter()
+                .filter(|i| allowance(&data.charts, state.units[*i].ty, *order) > 0.0)
                 .map(|i| {
                     let u = &state.units[i];
                     let at = state.hex_of(i).map_or_else(|| "(to enter)".to_string(), |h| format!("in {h}"));
@@ -597,7 +608,12 @@ fn move_pending(
                 ));
             }
             options.push(Choice::new("done", "End the Movement Step"));
-            decide(side, "move-unit", format!("{who} Movement Step: pick a unit to move (SR 10)"), options)
+            let prompt = if *order == Order::Regroup {
+                format!("{who}: no movement; a skirmisher may leave Skirmish Order (SR 8.5, EX 15.1)")
+            } else {
+                format!("{who} Movement Step: pick a unit to move (SR 10)")
+            };
+            decide(side, "move-unit", prompt, options)
         }
         Some(m) => {
             let u = &state.units[m.unit];
@@ -769,6 +785,9 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             let unit = state.unit_index(arg).ok_or_else(bad)?;
             let order = move_order(&for_).unwrap_or(Order::Maneuver);
             let mp = allowance(&rules.data().charts, state.units[unit].ty, order);
+            if mp <= 0.0 {
+                return Err(bad()); // Regroup: no movement (SR 8.5).
+            }
             state.stage = Stage::Move { for_, moved, current: Some(Moving::new(unit, mp)) };
         }
         (Stage::Move { for_, .. }, "done") => finish_move(rules, state, &for_),
@@ -828,7 +847,13 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
 pub(crate) fn start_order(rules: &BlindSwords, state: &mut State, brigade: String, by: Activator, order: Order) {
     if order == Order::Regroup {
         state.note("Regroup: no movement; rally is not yet enforced", "SR 8.5");
-        after_activation(rules, state, &by);
+        // EX 15.1: its skirmishers stay still for this whole order and may leave Skirmish Order.
+        if movable(state, &brigade, &[]).iter().any(|i| state.units[*i].skirmish) {
+            let for_ = MoveFor::Brigade { brigade, order, by };
+            state.stage = Stage::Move { for_, moved: Vec::new(), current: None };
+        } else {
+            after_activation(rules, state, &by);
+        }
     } else {
         state.stage = events::movement_start(rules, state, MoveFor::Brigade { brigade, order, by });
     }
@@ -1306,8 +1331,8 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                 Stage::Draw
             }
             Stage::BuellCommands if union_brigades(state).is_empty() => Stage::Draw,
-            Stage::Move { for_: for_ @ MoveFor::Brigade { brigade, .. }, moved, current: None }
-                if movable(state, brigade, moved).is_empty() =>
+            Stage::Move { for_: for_ @ MoveFor::Brigade { brigade, order, .. }, moved, current: None }
+                if idle(rules, state, brigade, *order, moved) =>
             {
                 let for_ = for_.clone();
                 finish_move(rules, state, &for_);

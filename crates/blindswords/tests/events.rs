@@ -383,3 +383,99 @@ fn sr_10_8_cavalry_withdraws_at_two_hexes_and_at_one() {
     assert_eq!(g.state().units[cav].place, Place::Map(h));
     assert!(matches!(g.state().stage, Stage::Move { current: Some(_), .. }), "the mover goes on");
 }
+
+/// EX 15.1 under Regroup (no Movement Step): the brigade's skirmisher may still leave Skirmish
+/// Order, having stayed still for the whole order; no unit is offered a move.
+#[test]
+fn ex_15_1_a_regrouping_skirmisher_may_leave_skirmish_order() {
+    let (rules, mut state) = empty();
+    let c = open_ground(&rules, 2);
+    let unit = put(&mut state, "u-123il", c);
+    state.units[unit].skirmish = true;
+    state.stage = Stage::Orders { brigade: "terrill".into(), by: Activator::Command };
+    let mut g = game(rules, state);
+    choose(&mut g, "order:regroup");
+    let d = g.pending().expect("the skirmisher's choice");
+    assert!(d.prompt.contains("no movement"), "{}", d.prompt);
+    assert_eq!(ids(&g), vec!["unform:u-123il".to_string(), "done".to_string()]);
+    assert!(g.choose("unit:u-123il").is_err(), "Regroup moves nobody");
+    choose(&mut g, "unform:u-123il");
+    assert!(!g.state().units[unit].skirmish);
+    assert!(!matches!(g.state().stage, Stage::Move { .. }), "nothing more to do");
+}
+
+/// Brigade Initiative (EX 7.5c): played before a draw, it fully activates an On Hold brigade on
+/// the map, whose units then move; the brigade stays On Hold.
+#[test]
+fn ex_7_5c_brigade_initiative_moves_an_on_hold_brigade() {
+    let (rules, mut state) = empty();
+    let c = open_ground(&rules, 2);
+    let unit = put(&mut state, "u-123il", c);
+    state.units[unit].on_hold = true;
+    if let Some(b) = state.brigade_mut("terrill") {
+        b.on_hold = true;
+    }
+    take_chit(&mut state, "u-brigade-initiative", Some(Side::Union));
+    take_chit(&mut state, "u-firefight", None);
+    state.stage = Stage::Draw;
+    let mut g = game(rules, state);
+    assert!(ids(&g).contains(&"play:u-brigade-initiative".to_string()));
+    choose(&mut g, "play:u-brigade-initiative");
+    assert!(ids(&g).contains(&"brigade:terrill".to_string()));
+    choose(&mut g, "brigade:terrill");
+    choose(&mut g, "order:maneuver");
+    assert!(ids(&g).contains(&"unit:u-123il".to_string()), "the On Hold unit may move");
+    choose(&mut g, "unit:u-123il");
+    let to = ids(&g).into_iter().find(|o| o.starts_with("hex:")).expect("a step");
+    choose(&mut g, &to);
+    choose(&mut g, "stop");
+    let s = g.state();
+    assert_eq!(s.units[unit].place, Place::Map(to.trim_start_matches("hex:").parse().expect("hex")));
+    let b = s.brigade("terrill").expect("terrill");
+    assert!(b.on_hold && !b.activated);
+    assert!(s.chits.played.contains(&"u-brigade-initiative".to_string()));
+    assert!(s.events.initiative.is_none(), "the initiative ends with the activation");
+}
+
+/// Hidden Enemy (EX 5.2, events.toml): played at the start of a Confederate brigade's Movement
+/// Step, its units may not move next to a Union unit; the chit leaves the game.
+#[test]
+fn ex_5_2_hidden_enemy_keeps_a_brigade_from_union_units_and_is_used_once() {
+    let (rules, mut state) = empty();
+    let map = &rules.data().map;
+    let c = open_ground(&rules, 3);
+    let union = map.hexes().find(|h| map.distance(*h, c) == 2).expect("two off");
+    put(&mut state, "c-41ga", c);
+    put(&mut state, "u-123il", union);
+    take_chit(&mut state, "u-hidden-enemy", Some(Side::Union));
+    state.stage = Stage::Orders { brigade: "maney".into(), by: Activator::Command };
+    let mut g = game(rules, state);
+    choose(&mut g, "order:attack");
+    assert_eq!(ids(&g), vec!["play:u-hidden-enemy".to_string(), "none".to_string()]);
+    choose(&mut g, "play:u-hidden-enemy");
+    assert!(g.state().chits.removed.contains(&"u-hidden-enemy".to_string()));
+    choose(&mut g, "unit:c-41ga");
+    let map = &g.rules().data().map;
+    let steps: Vec<Hex> =
+        ids(&g).iter().filter_map(|o| o.strip_prefix("hex:")).map(|h| h.parse().expect("hex")).collect();
+    assert!(!steps.is_empty());
+    assert!(steps.iter().all(|h| map.distance(*h, union) > 1), "{steps:?} next to {union}");
+    assert!(map.neighbors(c).any(|(_, n)| map.distance(n, union) == 1), "a hex next to the Union unit exists");
+}
+
+/// SR 14.1: with the cup empty, the held-chit play is the Final Held Chit Play.
+#[test]
+fn sr_14_1_final_held_chit_play() {
+    let (rules, mut state) = empty();
+    let c = open_ground(&rules, 2);
+    let worn = put(&mut state, "u-123il", c);
+    state.units[worn].morale_hits = 1;
+    take_chit(&mut state, "u-rally", Some(Side::Union));
+    state.stage = Stage::Draw;
+    let mut g = game(rules, state);
+    let d = g.pending().expect("the final play");
+    assert!(d.prompt.contains("Final Held Chit Play (SR 14.1)"), "{}", d.prompt);
+    choose(&mut g, "none");
+    assert!(!matches!(g.state().stage, Stage::Draw | Stage::HeldChits { .. }), "the End Turn Phase goes on");
+    assert!(g.state().chits.held[0].is_empty(), "held chits return at the end of the turn");
+}
