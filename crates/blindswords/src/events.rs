@@ -107,10 +107,17 @@ pub fn playable_now(rules: &BlindSwords, state: &State, side: Side) -> Vec<Strin
         .collect()
 }
 
-/// Whether either side may play a held chit now.
+/// Whether a side is asked about its held chits: whenever it holds any. How many chits a side
+/// holds is public, which of them is not, so being asked, or not, tells the opponent nothing
+/// more (ruling PG19).
+fn asked(state: &State, side: Side) -> bool {
+    !state.chits.held[ix(side)].is_empty()
+}
+
+/// Whether the held-chit play opens before this draw: either side holds a chit.
 #[must_use]
-pub fn window_open(rules: &BlindSwords, state: &State) -> bool {
-    Side::BOTH.into_iter().any(|s| !playable_now(rules, state, s).is_empty())
+pub fn window_open(state: &State) -> bool {
+    Side::BOTH.into_iter().any(|s| asked(state, s))
 }
 
 fn play_option(rules: &BlindSwords, chit: &str, what: &str) -> Choice {
@@ -174,17 +181,13 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
         }
         Stage::Confusion { brigade, order, .. } => {
             let side = other(state.brigade(brigade).map_or(Side::Union, |b| b.side));
-            let chit = held(rules, state, side, "command-confusion")?;
             let name = brigade_name(rules, brigade);
-            decide(
-                side,
-                "event",
-                format!("{name} takes a {order:?} order: play Command Confusion? (SR 7.3)"),
-                vec![
-                    play_option(rules, &chit, &format!("roll a die for {name}'s new order")),
-                    Choice::new("none", format!("Let the {order:?} order stand")),
-                ],
-            )
+            let mut options: Vec<Choice> = held(rules, state, side, "command-confusion")
+                .map(|chit| play_option(rules, &chit, &format!("roll a die for {name}'s new order")))
+                .into_iter()
+                .collect();
+            options.push(Choice::new("none", format!("Let the {order:?} order stand")));
+            decide(side, "event", format!("{name} takes a {order:?} order: play a held chit? (SR 7.3)"), options)
         }
         Stage::ConfusionRoll { brigade, .. } => {
             let side = other(state.brigade(brigade).map_or(Side::Union, |b| b.side));
@@ -198,29 +201,32 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
         }
         Stage::Aggressive { chit, brigade } => {
             let side = chit_side(cat, chit).unwrap_or(Side::Confederate);
-            let event = held(rules, state, side, "aggressive-leader")?;
+            let mut options: Vec<Choice> = held(rules, state, side, "aggressive-leader")
+                .map(|event| play_option(rules, &event, "the activation becomes Full"))
+                .into_iter()
+                .collect();
+            options.push(Choice::new("none", "Keep the Limited Activation"));
             decide(
                 side,
                 "event",
-                format!("{}: Limited Activation; play Aggressive Leader?", brigade_name(rules, brigade)),
-                vec![
-                    play_option(rules, &event, "the activation becomes Full"),
-                    Choice::new("none", "Keep the Limited Activation"),
-                ],
+                format!("{}: Limited Activation; play a held chit?", brigade_name(rules, brigade)),
+                options,
             )
         }
         Stage::HiddenEnemy { for_: MoveFor::Brigade { brigade, .. } } => {
-            let chit = held(rules, state, Side::Union, "hidden-enemy")?;
             let name = brigade_name(rules, brigade);
-            decide(
-                Side::Union,
-                "event",
-                format!("{name} begins its Movement Step: play Hidden Enemy? (once a game, EX 5.2)"),
-                vec![
-                    play_option(rules, &chit, &format!("{name} may not move adjacent to a Union unit this step")),
-                    Choice::new("none", "Do not play it"),
-                ],
-            )
+            let mut options: Vec<Choice> = held(rules, state, Side::Union, "hidden-enemy")
+                .map(|chit| {
+                    play_option(
+                        rules,
+                        &chit,
+                        &format!("{name} may not move adjacent to a Union unit this step (once a game, EX 5.2)"),
+                    )
+                })
+                .into_iter()
+                .collect();
+            options.push(Choice::new("none", "Play no chit"));
+            decide(Side::Union, "event", format!("{name} begins its Movement Step: play a held chit?"), options)
         }
         _ => return None,
     })
@@ -234,7 +240,7 @@ pub fn advance(rules: &BlindSwords, state: &mut State) -> bool {
             state.events.asked = true;
             state.stage = Stage::Draw;
         }
-        Stage::HeldChits { side, passes } if playable_now(rules, state, side).is_empty() => {
+        Stage::HeldChits { side, passes } if !asked(state, side) => {
             state.stage = Stage::HeldChits { side: other(side), passes: passes + 1 };
         }
         Stage::RallyEvent { side } if rally_targets(rules, state, side).is_empty() => state.stage = Stage::Draw,
@@ -345,7 +351,7 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
 /// the order is carried out.
 pub fn after_order(rules: &BlindSwords, state: &mut State, brigade: String, by: Activator, order: Order) {
     let side = other(state.brigade(&brigade).map_or(Side::Union, |b| b.side));
-    if held(rules, state, side, "command-confusion").is_some() {
+    if asked(state, side) {
         state.stage = Stage::Confusion { brigade, by, order };
     } else {
         start_order(rules, state, brigade, by, order);
@@ -370,26 +376,27 @@ pub fn apply_confusion(rules: &BlindSwords, state: &mut State, order: Order) {
     start_order(rules, state, brigade, by, order);
 }
 
-/// After a Limited Activation of a Confederate brigade: Aggressive Leader may be played. `true`
-/// when the game now waits for that choice.
+/// After a Limited Activation of a Confederate brigade: Aggressive Leader may be played (the
+/// Confederate player is asked whenever he holds a chit, PG19). `true` when the game now waits
+/// for that choice.
 pub fn offer_aggressive(rules: &BlindSwords, state: &mut State, chit: &str, brigade: &str) -> bool {
     let side = chit_side(&rules.data().catalog, chit).unwrap_or(Side::Union);
-    if held(rules, state, side, "aggressive-leader").is_none() {
+    if side != Side::Confederate || !asked(state, side) {
         return false;
     }
     state.stage = Stage::Aggressive { chit: chit.to_string(), brigade: brigade.to_string() };
     true
 }
 
-/// The stage a Movement Step starts with: the Union player's Hidden Enemy choice before a
-/// Confederate brigade moves, if he holds it.
+/// The stage a Movement Step starts with: before a Confederate brigade moves, the Union player's
+/// choice to play Hidden Enemy (asked whenever he holds a chit, PG19).
 #[must_use]
-pub fn movement_start(rules: &BlindSwords, state: &State, for_: MoveFor) -> Stage {
+pub fn movement_start(state: &State, for_: MoveFor) -> Stage {
     let confederate = match &for_ {
         MoveFor::Brigade { brigade, .. } => state.brigade(brigade).is_some_and(|b| b.side == Side::Confederate),
         MoveFor::Artillery { .. } => false,
     };
-    if confederate && held(rules, state, Side::Union, "hidden-enemy").is_some() {
+    if confederate && asked(state, Side::Union) {
         Stage::HiddenEnemy { for_ }
     } else {
         Stage::Move { for_, moved: Vec::new(), current: None }

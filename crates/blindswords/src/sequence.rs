@@ -855,7 +855,7 @@ pub(crate) fn start_order(rules: &BlindSwords, state: &mut State, brigade: Strin
             after_activation(rules, state, &by);
         }
     } else {
-        state.stage = events::movement_start(rules, state, MoveFor::Brigade { brigade, order, by });
+        state.stage = events::movement_start(state, MoveFor::Brigade { brigade, order, by });
     }
 }
 
@@ -1302,7 +1302,7 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                 Stage::Artillery { side: other(*side), passes: passes + 1 }
             }
             Stage::Draw if !state.events.asked => {
-                if events::window_open(rules, state) {
+                if events::window_open(state) {
                     Stage::HeldChits { side: state.events.next.unwrap_or(Side::Union), passes: 0 }
                 } else {
                     state.events.asked = true;

@@ -133,7 +133,7 @@ fn sr_7_1_a_held_rally_is_offered_before_the_next_draw() {
 }
 
 /// Declining: both sides pass in succession and the draw follows; a unit within two hexes of
-/// the enemy is no Rally target, so the chit is not offered at all.
+/// the enemy is no Rally target, so the chit is not offered.
 #[test]
 fn sr_7_1_play_none_and_unplayable_chits() {
     let (rules, mut state) = empty();
@@ -152,10 +152,15 @@ fn sr_7_1_play_none_and_unplayable_chits() {
     assert_eq!(g.state().units[worn].morale_hits, 2);
     assert!(g.pending().expect("the draw").prompt.contains("draw from the cup"));
 
+    // Within two hexes of the enemy there is nothing to rally: the Union player is still asked
+    // (his opponent may not learn which chit he holds, PG19), but may only decline.
     let near = map.hexes().find(|h| map.distance(*h, c) == 2).expect("a hex two off");
     state.units[enemy].place = Place::Map(near);
-    let g = game(rules, state);
-    assert!(g.pending().expect("the draw").prompt.contains("draw from the cup"), "nothing to rally");
+    let mut g = game(rules, state);
+    assert_eq!(ids(&g), vec!["none".to_string()]);
+    assert!(g.choose("play:u-rally").is_err(), "not playable now");
+    choose(&mut g, "none");
+    assert!(g.pending().expect("the draw").prompt.contains("draw from the cup"));
 }
 
 /// SR 7.3 example: a brigade receives an Attack order; the other side plays its held Command
@@ -451,6 +456,9 @@ fn ex_5_2_hidden_enemy_keeps_a_brigade_from_union_units_and_is_used_once() {
     state.stage = Stage::Orders { brigade: "maney".into(), by: Activator::Command };
     let mut g = game(rules, state);
     choose(&mut g, "order:attack");
+    // Asked after the order (PG19), with no Command Confusion to play.
+    assert_eq!(ids(&g), vec!["none".to_string()]);
+    choose(&mut g, "none");
     assert_eq!(ids(&g), vec!["play:u-hidden-enemy".to_string(), "none".to_string()]);
     choose(&mut g, "play:u-hidden-enemy");
     assert!(g.state().chits.removed.contains(&"u-hidden-enemy".to_string()));
