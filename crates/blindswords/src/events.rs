@@ -9,20 +9,24 @@
 //!   table gives its new order (SR 7.3 example);
 //! - Aggressive Leader: a Confederate Limited Activation becomes Full;
 //! - Hidden Enemy (once, EX 5.2): the Confederate brigade starting its Movement Step may not move
-//!   adjacent to a Union unit in that step.
+//!   adjacent to a Union unit in that step, and first Union infantry and cavalry within two hexes
+//!   of it may each step one hex towards it, ending Engaged.
 //!
 //! The events whose moment belongs to combat not yet in play (Rebel Yell!, Spontaneous Charge,
 //! Sharpshooters, Firefight, Firing on Friends) stay held: no option offers them (ruling PG13).
 //! A. McCook is used when drawn, never held (PG14); Brigade Initiative, PG15.
 
+use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Pending, RuleError};
 
-use crate::catalog::Side;
+use crate::catalog::{Side, UnitType};
 use crate::charts::Order;
+use crate::movement::{self, Board};
 use crate::rules::BlindSwords;
-use crate::sequence::{after_activation, brigade_name, chit_name, decide, request, start_order};
+use crate::sequence::{after_activation, brigade_name, chit_name, decide, occupy, request, start_order};
 use crate::setup::chit_side;
 use crate::state::{ix, other, Activator, MoveFor, Place, Stage, State};
+use crate::withdraw;
 
 /// The Unique Event id (`events.toml`) of a chit, by its printed name.
 fn event_of<'r>(rules: &'r BlindSwords, chit: &str) -> Option<&'r str> {
@@ -46,7 +50,7 @@ fn spend(rules: &BlindSwords, state: &mut State, side: Side, chit: &str) {
 }
 
 /// Hexes from `hex` to the nearest enemy of `side` on the map.
-fn enemy_distance(rules: &BlindSwords, state: &State, side: Side, hex: caisson_hexmap::Hex) -> u16 {
+fn enemy_distance(rules: &BlindSwords, state: &State, side: Side, hex: Hex) -> u16 {
     let map = &rules.data().map;
     state
         .units
@@ -91,6 +95,54 @@ fn initiative_brigades(state: &State) -> Vec<String> {
         .filter(|b| state.units.iter().any(|u| u.brigade.as_ref() == Some(&b.id) && matches!(u.place, Place::Map(_))))
         .map(|b| b.id.clone())
         .collect()
+}
+
+/// The Hidden Enemy steps open to the Union (events.toml): an infantry or cavalry unit on the map,
+/// not On Hold, a skirmisher or in the Battlefield Chaos hex, within two hexes of a unit of
+/// `brigade`, into an adjacent hex nearer that brigade and next to a Confederate unit, free of
+/// the enemy, enterable and within stacking.
+#[must_use]
+pub fn hidden_steps(rules: &BlindSwords, state: &State, brigade: &str, moved: &[usize]) -> Vec<(usize, Hex)> {
+    let data = rules.data();
+    let map = &data.map;
+    let targets: Vec<Hex> = state
+        .units
+        .iter()
+        .filter(|u| u.brigade.as_deref() == Some(brigade))
+        .filter_map(|u| match u.place {
+            Place::Map(h) => Some(h),
+            _ => None,
+        })
+        .collect();
+    let near = |h: Hex| targets.iter().map(|t| map.distance(*t, h)).min().unwrap_or(u16::MAX);
+    let board = Board::new(map, state);
+    let mut out = Vec::new();
+    for (i, u) in state.units.iter().enumerate() {
+        let Place::Map(h) = u.place else { continue };
+        if u.side != Side::Union
+            || !matches!(u.ty, UnitType::Infantry | UnitType::Cavalry)
+            || u.on_hold
+            || u.skirmish
+            || state.chaos == Some(h)
+            || moved.contains(&i)
+            || near(h) > 2
+        {
+            continue;
+        }
+        for (_, n) in map.neighbors(h) {
+            if map.contains(n)
+                && rules.scenario().area.contains(n)
+                && near(n) < near(h)
+                && board.occupant(state, n) != Some(Side::Confederate)
+                && movement::enemy_adjacent(rules, state, &board, Side::Union, n)
+                && movement::cost(rules, u.ty, None, false, Some(h), n).is_some()
+                && movement::stacking_fault(rules, state, &board, n, Some(i)).is_none()
+            {
+                out.push((i, n));
+            }
+        }
+    }
+    out
 }
 
 /// The held chits `side` may play now, before a draw or in the End Turn Phase (SR 7.1, 14.1).
@@ -213,6 +265,26 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
                 options,
             )
         }
+        Stage::HiddenMoves { for_: MoveFor::Brigade { brigade, .. }, moved } => {
+            let mut options: Vec<Choice> = hidden_steps(rules, state, brigade, moved)
+                .into_iter()
+                .map(|(i, h)| {
+                    let u = &state.units[i];
+                    let from = state.hex_of(i).map(|f| f.to_string()).unwrap_or_default();
+                    Choice::new(format!("step:{}:{h}", u.id), format!("{} {from} → {h}", u.name))
+                })
+                .collect();
+            options.push(Choice::new("done", "No more steps"));
+            decide(
+                Side::Union,
+                "hidden-enemy",
+                format!(
+                    "Hidden Enemy: Union units within two hexes of {} may each step one hex towards it, ending Engaged",
+                    brigade_name(rules, brigade)
+                ),
+                options,
+            )
+        }
         Stage::HiddenEnemy { for_: MoveFor::Brigade { brigade, .. } } => {
             let name = brigade_name(rules, brigade);
             let mut options: Vec<Choice> = held(rules, state, Side::Union, "hidden-enemy")
@@ -245,6 +317,13 @@ pub fn advance(rules: &BlindSwords, state: &mut State) -> bool {
         }
         Stage::RallyEvent { side } if rally_targets(rules, state, side).is_empty() => state.stage = Stage::Draw,
         Stage::Initiative if initiative_brigades(state).is_empty() => state.stage = Stage::Draw,
+        Stage::HiddenMoves { for_: for_ @ MoveFor::Brigade { .. }, moved } => {
+            let MoveFor::Brigade { brigade, .. } = &for_ else { return false };
+            if !hidden_steps(rules, state, brigade, &moved).is_empty() {
+                return false;
+            }
+            state.stage = Stage::Move { for_, moved: Vec::new(), current: None };
+        }
         _ => return false,
     }
     true
@@ -336,11 +415,29 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
                         "EX 5.2",
                     );
                     state.events.hidden = Some(brigade.clone());
+                    state.stage = Stage::HiddenMoves { for_, moved: Vec::new() };
                 }
-                "none" => {}
+                "none" => state.stage = Stage::Move { for_, moved: Vec::new(), current: None },
                 _ => return Err(bad()),
             }
+        }
+        (Stage::HiddenMoves { for_, .. }, "done") => {
             state.stage = Stage::Move { for_, moved: Vec::new(), current: None };
+        }
+        (Stage::HiddenMoves { for_, mut moved }, "step") => {
+            let MoveFor::Brigade { brigade, .. } = &for_ else { return Err(bad()) };
+            let (id, hex) = arg.split_once(':').ok_or_else(bad)?;
+            let unit = state.unit_index(id).ok_or_else(bad)?;
+            let h: Hex = hex.parse().map_err(|_| bad())?;
+            if !hidden_steps(rules, state, brigade, &moved).contains(&(unit, h)) {
+                return Err(bad());
+            }
+            let from = state.hex_of(unit);
+            occupy(rules, state, unit, h);
+            state.note(format!("Hidden Enemy: {} steps to {h}", state.units[unit].name), "EX 5.2");
+            moved.push(unit);
+            state.stage = Stage::HiddenMoves { for_, moved };
+            withdraw::after_move(rules, state, unit, from);
         }
         _ => return Err(bad()),
     }

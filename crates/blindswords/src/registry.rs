@@ -77,7 +77,7 @@ pub const NOT_ENFORCED: &[&str] = &[
     "a brigade's own Fire Combat Step and Close Combat are not yet enforced: an Attack order's brigade may move adjacent to the enemy, but only artillery fires (SR 9, 11)",
     "artillery fire in the Artillery Step is enforced with its Fire Combat Cohesion Test (depletion, Morale Hits, Break Tests, the Broken Track boxes); the retreats and Panic a test orders are logged but not carried out, and On Hold batteries do not fire (SR 6.2, 12.1, 12.3, EX 6.5e)",
     "rally and rebuild not yet enforced, and broken units never leave the Broken Track (SR 12.8, 13; the Artillery Rally Step is skipped)",
-    "held event chits are played (SR 7.1, 14.1) but of the events only Rally (Recovery only: its Rebuild is not yet enforced), Brigade Initiative, Command Confusion, Aggressive Leader and Hidden Enemy (without its Union one-hex moves) are; Rebel Yell!, Spontaneous Charge, Sharpshooters, Firefight and Firing on Friends wait for fire and close combat and are never offered (events.toml)",
+    "held event chits are played (SR 7.1, 14.1) but of the events only Rally (Recovery only: its Rebuild is not yet enforced), Brigade Initiative, Command Confusion, Aggressive Leader and Hidden Enemy are; Rebel Yell!, Spontaneous Charge, Sharpshooters, Firefight and Firing on Friends wait for fire and close combat and are never offered (events.toml)",
     "Skirmish Order is taken up and left (EX 15.1), but its fire shifts and Close Combat bar wait for those combats (EX 15.4)",
     "reinforcement limits per turn, later entry hexes and the fall-back near Perryville (EX 16.1-16.4), Sudden Death (EX 16.1) and units exiting the map (EX 16.4g) are not yet enforced",
 ];

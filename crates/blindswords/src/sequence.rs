@@ -563,7 +563,8 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
         | Stage::Confusion { .. }
         | Stage::ConfusionRoll { .. }
         | Stage::Aggressive { .. }
-        | Stage::HiddenEnemy { .. } => events::pending(rules, state).unwrap_or(Pending::Over),
+        | Stage::HiddenEnemy { .. }
+        | Stage::HiddenMoves { .. } => events::pending(rules, state).unwrap_or(Pending::Over),
         Stage::Withdraw { .. } => withdraw::pending(rules, state).unwrap_or(Pending::Over),
         Stage::TurnStart | Stage::Command | Stage::ReleaseManeuvers | Stage::Over => Pending::Over,
     }
@@ -704,7 +705,8 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             | Stage::Initiative
             | Stage::Confusion { .. }
             | Stage::Aggressive { .. }
-            | Stage::HiddenEnemy { .. },
+            | Stage::HiddenEnemy { .. }
+            | Stage::HiddenMoves { .. },
             _,
         ) => events::choose(rules, state, option)?,
         (Stage::Withdraw { .. }, _) => withdraw::choose(rules, state, option)?,

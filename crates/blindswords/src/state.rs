@@ -389,6 +389,14 @@ pub enum Stage {
         /// The movement about to start.
         for_: MoveFor,
     },
+    /// Hidden Enemy played: Union units within two hexes of the brigade each step one hex towards
+    /// it, ending Engaged, before it moves.
+    HiddenMoves {
+        /// The brigade's movement, which follows.
+        for_: MoveFor,
+        /// Union units that have stepped.
+        moved: Vec<usize>,
+    },
     /// Skirmish screen (EX 15.3, 15.4) and cavalry withdrawal (SR 10.8): the owner of the first
     /// unit in `queue` steps it away; then the interrupted stage resumes.
     Withdraw {

@@ -121,7 +121,7 @@ pub fn stage_name(stage: &Stage) -> &'static str {
         | Stage::Initiative
         | Stage::Aggressive { .. } => "chit-draw",
         Stage::Confusion { .. } | Stage::ConfusionRoll { .. } => "orders",
-        Stage::HiddenEnemy { .. } | Stage::Withdraw { .. } => "movement",
+        Stage::HiddenEnemy { .. } | Stage::HiddenMoves { .. } | Stage::Withdraw { .. } => "movement",
         Stage::Orders { .. } => "orders",
         Stage::Move { .. } => "movement",
         Stage::BuellRoll | Stage::Release { .. } | Stage::ReleaseManeuvers => "end-turn",

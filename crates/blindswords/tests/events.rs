@@ -443,15 +443,16 @@ fn ex_7_5c_brigade_initiative_moves_an_on_hold_brigade() {
 }
 
 /// Hidden Enemy (EX 5.2, events.toml): played at the start of a Confederate brigade's Movement
-/// Step, its units may not move next to a Union unit; the chit leaves the game.
+/// Step, Union units within two hexes first step one hex towards it, ending Engaged; then its
+/// units may not move next to a Union unit; the chit leaves the game.
 #[test]
 fn ex_5_2_hidden_enemy_keeps_a_brigade_from_union_units_and_is_used_once() {
     let (rules, mut state) = empty();
     let map = &rules.data().map;
     let c = open_ground(&rules, 3);
-    let union = map.hexes().find(|h| map.distance(*h, c) == 2).expect("two off");
+    let start = map.hexes().find(|h| map.distance(*h, c) == 2).expect("two off");
     put(&mut state, "c-41ga", c);
-    put(&mut state, "u-123il", union);
+    let union = put(&mut state, "u-123il", start);
     take_chit(&mut state, "u-hidden-enemy", Some(Side::Union));
     state.stage = Stage::Orders { brigade: "maney".into(), by: Activator::Command };
     let mut g = game(rules, state);
@@ -462,13 +463,24 @@ fn ex_5_2_hidden_enemy_keeps_a_brigade_from_union_units_and_is_used_once() {
     assert_eq!(ids(&g), vec!["play:u-hidden-enemy".to_string(), "none".to_string()]);
     choose(&mut g, "play:u-hidden-enemy");
     assert!(g.state().chits.removed.contains(&"u-hidden-enemy".to_string()));
+    let d = g.pending().expect("the Union steps");
+    assert_eq!(d.side, "union");
+    let map = &g.rules().data().map;
+    let step = d.options.iter().find(|o| o.id.starts_with("step:u-123il:")).expect("a step").id.clone();
+    for o in d.options.iter().filter_map(|o| o.id.strip_prefix("step:u-123il:")) {
+        let h: Hex = o.parse().expect("hex");
+        assert_eq!(map.distance(h, c), 1, "{h} ends Engaged");
+    }
+    choose(&mut g, &step);
+    let engaged = g.state().hex_of(union).expect("on the map");
+    assert_eq!(g.rules().data().map.distance(engaged, c), 1);
     choose(&mut g, "unit:c-41ga");
     let map = &g.rules().data().map;
     let steps: Vec<Hex> =
         ids(&g).iter().filter_map(|o| o.strip_prefix("hex:")).map(|h| h.parse().expect("hex")).collect();
     assert!(!steps.is_empty());
-    assert!(steps.iter().all(|h| map.distance(*h, union) > 1), "{steps:?} next to {union}");
-    assert!(map.neighbors(c).any(|(_, n)| map.distance(n, union) == 1), "a hex next to the Union unit exists");
+    assert!(steps.iter().all(|h| map.distance(*h, engaged) > 1), "{steps:?} next to {engaged}");
+    assert!(map.neighbors(c).any(|(_, n)| map.distance(n, engaged) == 1), "a hex next to the Union unit exists");
 }
 
 /// SR 14.1: with the cup empty, the held-chit play is the Final Held Chit Play.
