@@ -221,14 +221,14 @@ pub fn enemy_adjacent(rules: &BlindSwords, state: &State, board: &Board, side: S
     rules.data().map.neighbors(hex).any(|(_, n)| board.occupant(state, n) == Some(other(side)))
 }
 
-/// The distance from `hex` to the nearest enemy unit of `side`.
-fn enemy_distance(state: &State, side: Side, hex: Hex) -> u16 {
+/// The distance from `hex` to the nearest enemy unit of `side` (on the map's own grid).
+fn enemy_distance(map: &Map, state: &State, side: Side, hex: Hex) -> u16 {
     state
         .units
         .iter()
         .filter(|u| u.side != side)
         .filter_map(|u| match u.place {
-            Place::Map(h) => Some(h.distance(hex)),
+            Place::Map(h) => Some(map.distance(h, hex)),
             _ => None,
         })
         .min()
@@ -344,8 +344,8 @@ pub fn steps(rules: &BlindSwords, state: &State, unit: usize, mp: f64, first: bo
         let adjacent = enemy_adjacent(rules, state, &board, u.side, to);
         if u.ty.is_artillery() && order.is_none() {
             // SR 6.5a: artillery may not come within two hexes of the enemy, except to draw away.
-            let d = enemy_distance(state, u.side, to);
-            if d <= 2 && from.is_none_or(|f| d <= enemy_distance(state, u.side, f)) {
+            let d = enemy_distance(&data.map, state, u.side, to);
+            if d <= 2 && from.is_none_or(|f| d <= enemy_distance(&data.map, state, u.side, f)) {
                 continue;
             }
         } else if adjacent && (!engage || u.skirmish) {

@@ -217,8 +217,8 @@ fn wayward_moves(rules: &BlindSwords, state: &State, affected: Side) -> Vec<(usi
 }
 
 fn near_enemy(rules: &BlindSwords, state: &State, side: Side, hex: Hex, d: u16) -> bool {
-    let _ = rules;
-    state.units.iter().any(|u| u.side != side && matches!(u.place, Place::Map(h) if h.distance(hex) <= d))
+    let map = &rules.data().map;
+    state.units.iter().any(|u| u.side != side && matches!(u.place, Place::Map(h) if map.distance(h, hex) <= d))
 }
 
 /// The I Corps brigades A. McCook may activate (EX 7.3c): released and in play, activated or not.
