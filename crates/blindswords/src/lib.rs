@@ -10,6 +10,7 @@ pub mod close;
 pub mod close_step;
 pub mod cohesion;
 pub mod combat_step;
+pub mod events;
 pub mod fire;
 pub mod ground;
 pub mod los;
@@ -25,5 +26,6 @@ pub mod setup;
 pub mod state;
 pub mod victory;
 pub mod view;
+pub mod withdraw;
 
 pub use rules::BlindSwords;

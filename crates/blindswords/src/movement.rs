@@ -82,7 +82,11 @@ pub fn cost(
         let road = side.contains(Hexside::ROAD);
         let (mp, why) = if road && m == Mover::Artillery {
             (movement.artillery_road, "artillery on a road, EX 2.10h")
-        } else if road && order == Some(Order::Maneuver) && data.charts.orders.details(Order::Maneuver).march_column {
+        } else if road
+            && !skirmish
+            && order == Some(Order::Maneuver)
+            && data.charts.orders.details(Order::Maneuver).march_column
+        {
             (movement.march_column, "March Column, EX 2.10h")
         } else {
             (movement.road, "road or trail, EX 2.10h")
@@ -217,14 +221,14 @@ pub fn enemy_adjacent(rules: &BlindSwords, state: &State, board: &Board, side: S
     rules.data().map.neighbors(hex).any(|(_, n)| board.occupant(state, n) == Some(other(side)))
 }
 
-/// The distance from `hex` to the nearest enemy unit of `side`.
-fn enemy_distance(state: &State, side: Side, hex: Hex) -> u16 {
+/// The distance from `hex` to the nearest enemy unit of `side` (on the map's own grid).
+fn enemy_distance(map: &Map, state: &State, side: Side, hex: Hex) -> u16 {
     state
         .units
         .iter()
         .filter(|u| u.side != side)
         .filter_map(|u| match u.place {
-            Place::Map(h) => Some(h.distance(hex)),
+            Place::Map(h) => Some(map.distance(h, hex)),
             _ => None,
         })
         .min()
@@ -265,6 +269,28 @@ fn barred(rules: &BlindSwords, state: &State, board: &Board, unit: usize, hex: H
         }
         _ => false,
     })
+}
+
+/// The most units a side may have in Skirmish Order at once (EX 15.0).
+pub const SKIRMISH_LIMIT: usize = 2;
+
+/// Whether `unit`, moving with `mp` left, may take up Skirmish Order now (EX 15.0, 15.1):
+/// infantry or cavalry on the map, not next to an enemy (its engagement range, SR 10.6), alone
+/// in its hex (EX 15.2: a skirmisher never stacks), with the MP to pay, and fewer than
+/// [`SKIRMISH_LIMIT`] skirmishers on its side.
+#[must_use]
+pub fn may_form(rules: &BlindSwords, state: &State, unit: usize, mp: f64) -> bool {
+    let u = &state.units[unit];
+    let Place::Map(h) = u.place else { return false };
+    let board = Board::new(&rules.data().map, state);
+    let skirmishers =
+        state.units.iter().filter(|o| o.side == u.side && o.skirmish && matches!(o.place, Place::Map(_))).count();
+    matches!(u.ty, UnitType::Infantry | UnitType::Cavalry)
+        && !u.skirmish
+        && mp >= rules.data().charts.terrain.movement().skirmish_entry
+        && !enemy_adjacent(rules, state, &board, u.side, h)
+        && board.units(h).count() == 1
+        && skirmishers < SKIRMISH_LIMIT
 }
 
 /// One legal next hex.
@@ -318,12 +344,14 @@ pub fn steps(rules: &BlindSwords, state: &State, unit: usize, mp: f64, first: bo
         let adjacent = enemy_adjacent(rules, state, &board, u.side, to);
         if u.ty.is_artillery() && order.is_none() {
             // SR 6.5a: artillery may not come within two hexes of the enemy, except to draw away.
-            let d = enemy_distance(state, u.side, to);
-            if d <= 2 && from.is_none_or(|f| d <= enemy_distance(state, u.side, f)) {
+            let d = enemy_distance(&data.map, state, u.side, to);
+            if d <= 2 && from.is_none_or(|f| d <= enemy_distance(&data.map, state, u.side, f)) {
                 continue;
             }
-        } else if adjacent && !engage {
-            continue; // SR 10.6: only Attack and Defend may engage.
+        } else if adjacent && (!engage || u.skirmish) {
+            continue; // SR 10.6: only Attack and Defend may engage; EX 15.2: skirmishers never.
+        } else if adjacent && u.brigade.is_some() && state.events.hidden == u.brigade {
+            continue; // Hidden Enemy (events.toml): not adjacent to a Union unit this step.
         } else if let (true, Some(r), Some(b)) = (adjacent, coordination, u.brigade.as_deref()) {
             let after = engaged_count(rules, state, &board, b, unit, Some(to));
             let before = engaged_count(rules, state, &board, b, unit, from);

@@ -78,8 +78,8 @@ pub const NOT_ENFORCED: &[&str] = &[
     "Close Combat is enforced (declaration, CRT, Close Combat Cohesion Test, retreats, Panic, Advance After Close Combat), but Defensive Fire, Supporting Defensive Fire and cavalry or horse artillery withdrawal are not yet enforced, and Rebel Yell! and Spontaneous Charge shifts are never applied (SR 11.3a-c)",
     "artillery fire in the Artillery Step is enforced with its Fire Combat Cohesion Test (depletion, Morale Hits, Break Tests, the Broken Track boxes) and the retreats and Panic it orders; Opportunity Fire at a retreating unit is not yet enforced, and On Hold batteries do not fire (SR 6.2, 10.7, 12.1, 12.3, EX 6.5e)",
     "rally and rebuild not yet enforced, and broken units never leave the Broken Track (SR 12.8, 13; the Artillery Rally Step is skipped)",
-    "event chits are drawn and held, but playing them is not yet enforced (SR 7.1, 7.3, 14.1); A. McCook's Rally Event use likewise",
-    "taking up or leaving Skirmish Order is not yet offered (EX 15.1); skirmishers' movement and stacking are enforced",
+    "held event chits are played (SR 7.1, 14.1) but of the events only Rally (Recovery only: its Rebuild is not yet enforced), Brigade Initiative, Command Confusion, Aggressive Leader and Hidden Enemy are; Rebel Yell!, Spontaneous Charge, Sharpshooters, Firefight and Firing on Friends wait for fire and close combat and are never offered (events.toml)",
+    "Skirmish Order is taken up and left (EX 15.1), but its fire shifts and Close Combat bar wait for those combats (EX 15.4)",
     "reinforcement limits per turn, later entry hexes and the fall-back near Perryville (EX 16.1-16.4), Sudden Death (EX 16.1) and units exiting the map (EX 16.4g) are not yet enforced",
 ];
 

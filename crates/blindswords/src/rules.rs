@@ -93,6 +93,7 @@ impl BlindSwords {
             .chain(&c.played)
             .chain(&c.out)
             .chain(&c.on_buell)
+            .chain(&c.removed)
             .cloned()
             .collect();
         all.sort();

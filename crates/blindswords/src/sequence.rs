@@ -6,10 +6,11 @@
 //!
 //! The Artillery Step offers moving or firing a battery (the fire itself is played by
 //! [`crate::combat_step`], its retreats and Panic by [`crate::retreat_step`]); an Attack order's
-//! Close Combat Step follows its movement ([`crate::close_step`]). Not yet enforced: a brigade's
-//! Fire Combat Step and rally (SR 9, 13, written in their own modules), so Regroup rallies nobody
-//! and a Limited Activation does nothing; and event chits are drawn and held but not played (their effects are combat and
-//! rally effects).
+//! Close Combat Step follows its movement ([`crate::close_step`]). Held chits are played before
+//! each draw and at End Turn ([`crate::events`]), and skirmishers and cavalry step away from a
+//! moving enemy ([`crate::withdraw`]). Not yet enforced here: a brigade's Fire Combat Step and
+//! rally (SR 9, 13, written in their own modules), so Regroup rallies nobody and a Limited
+//! Activation does nothing.
 
 use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, LogEntry, Modifier, Pending, RollRecord, RollRequest, RuleError};
@@ -19,6 +20,7 @@ use crate::charts::{Activation, BuellModifier, FogOfWar, Order, ReleaseCount, D6
 use crate::chits;
 use crate::close_step;
 use crate::combat_step;
+use crate::events;
 use crate::movement::{self, allowance, Board};
 use crate::retreat_step;
 use crate::rules::BlindSwords;
@@ -26,6 +28,7 @@ use crate::scenario::{RuleKind, Trigger};
 use crate::setup::chit_side;
 use crate::state::{ix, other, side_id, Activator, MoveFor, Moving, Place, Stage, State};
 use crate::victory;
+use crate::withdraw;
 
 /// The chit-puller of a turn: the Confederate player on odd turns, the Union on even (SR 7.2).
 #[must_use]
@@ -37,11 +40,11 @@ pub const fn puller(turn: u16) -> Side {
     }
 }
 
-fn decide(side: Side, kind: &str, prompt: String, options: Vec<Choice>) -> Pending {
+pub(crate) fn decide(side: Side, kind: &str, prompt: String, options: Vec<Choice>) -> Pending {
     Pending::Decide(Decision { side: side_id(side).into(), kind: kind.into(), prompt, options })
 }
 
-fn request(side: Side, purpose: String, rule: &str, dice: u8, modifiers: Vec<Modifier>) -> Pending {
+pub(crate) fn request(side: Side, purpose: String, rule: &str, dice: u8, modifiers: Vec<Modifier>) -> Pending {
     Pending::Roll(RollRequest { side: side_id(side).into(), purpose, rule: rule.into(), dice, modifiers })
 }
 
@@ -130,10 +133,23 @@ fn movable(state: &State, brigade: &str, moved: &[usize]) -> Vec<usize> {
         .iter()
         .enumerate()
         .filter(|(i, u)| u.brigade.as_deref() == Some(brigade) && !u.ty.is_artillery() && !moved.contains(i))
-        .filter(|(_, u)| !u.on_hold)
+        .filter(|(_, u)| {
+            // EX 7.5c: Brigade Initiative moves an On Hold brigade's units on the map.
+            !u.on_hold || (state.events.initiative.as_deref() == Some(brigade) && matches!(u.place, Place::Map(_)))
+        })
         .filter(|(_, u)| free_to_move(state, &u.place))
         .map(|(i, _)| i)
         .collect()
+}
+
+/// Whether a brigade's Movement Step offers nothing more: no unit left that may move under
+/// `order` or leave Skirmish Order (EX 15.1).
+fn idle(rules: &BlindSwords, state: &State, brigade: &str, order: Order, moved: &[usize]) -> bool {
+    let charts = &rules.data().charts;
+    movable(state, brigade, moved).iter().all(|i| {
+        let u = &state.units[*i];
+        allowance(charts, u.ty, order) <= 0.0 && !u.skirmish
+    })
 }
 
 /// The order a movement is made under (`None`: artillery in the Artillery Phase).
@@ -204,8 +220,8 @@ fn wayward_moves(rules: &BlindSwords, state: &State, affected: Side) -> Vec<(usi
 }
 
 fn near_enemy(rules: &BlindSwords, state: &State, side: Side, hex: Hex, d: u16) -> bool {
-    let _ = rules;
-    state.units.iter().any(|u| u.side != side && matches!(u.place, Place::Map(h) if h.distance(hex) <= d))
+    let map = &rules.data().map;
+    state.units.iter().any(|u| u.side != side && matches!(u.place, Place::Map(h) if map.distance(h, hex) <= d))
 }
 
 /// The I Corps brigades A. McCook may activate (EX 7.3c): released and in play, activated or not.
@@ -243,11 +259,11 @@ fn release_options(rules: &BlindSwords, state: &State, corps: &[String]) -> Vec<
         .collect()
 }
 
-fn chit_name(rules: &BlindSwords, id: &str) -> String {
+pub(crate) fn chit_name(rules: &BlindSwords, id: &str) -> String {
     rules.data().catalog.chit(id).map_or_else(|| id.to_string(), |c| c.name.clone())
 }
 
-fn brigade_name(rules: &BlindSwords, id: &str) -> String {
+pub(crate) fn brigade_name(rules: &BlindSwords, id: &str) -> String {
     rules.data().catalog.brigade(id).map_or_else(|| id.to_string(), |b| b.leader.clone())
 }
 
@@ -493,12 +509,10 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
             if state.buell_box.is_some() {
                 options.push(Choice::new("buell", "Place the chit on the Buell Marker (+1 to the Buell roll)"));
             }
-            decide(
-                Side::Union,
-                "cic",
-                "A. McCook: use the chit (EX 7.3c; its Rally Event use is not yet enforced)".into(),
-                options,
-            )
+            if !events::rally_targets(rules, state, Side::Union).is_empty() {
+                options.push(Choice::new("rally", "Use the chit as a Rally Event: one unit recovers"));
+            }
+            decide(Side::Union, "cic", "A. McCook: use the chit (EX 7.3c)".into(), options)
         }
         Stage::BuellCommands => {
             let options = union_brigades(state)
@@ -550,6 +564,15 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
         Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. } => {
             close_step::pending(rules, state).unwrap_or(Pending::Over)
         }
+        Stage::HeldChits { .. }
+        | Stage::RallyEvent { .. }
+        | Stage::Initiative
+        | Stage::Confusion { .. }
+        | Stage::ConfusionRoll { .. }
+        | Stage::Aggressive { .. }
+        | Stage::HiddenEnemy { .. }
+        | Stage::HiddenMoves { .. } => events::pending(rules, state).unwrap_or(Pending::Over),
+        Stage::Withdraw { .. } => withdraw::pending(rules, state).unwrap_or(Pending::Over),
         Stage::TurnStart | Stage::Command | Stage::ReleaseManeuvers | Stage::Over => Pending::Over,
     }
 }
@@ -574,6 +597,7 @@ fn move_pending(
             let MoveFor::Brigade { brigade, order, .. } = for_ else { return Pending::Over };
             let mut options: Vec<Choice> = movable(state, brigade, moved)
                 .into_iter()
+                .filter(|i| allowance(&data.charts, state.units[*i].ty, *order) > 0.0)
                 .map(|i| {
                     let u = &state.units[i];
                     let at = state.hex_of(i).map_or_else(|| "(to enter)".to_string(), |h| format!("in {h}"));
@@ -583,13 +607,26 @@ fn move_pending(
                     )
                 })
                 .collect();
+            for i in movable(state, brigade, moved).into_iter().filter(|i| state.units[*i].skirmish) {
+                let u = &state.units[i];
+                let at = state.hex_of(i).map(|h| h.to_string()).unwrap_or_default();
+                options.push(Choice::new(
+                    format!("unform:{}", u.id),
+                    format!("{} stays in {at} for the whole order and leaves Skirmish Order (EX 15.1)", u.name),
+                ));
+            }
             options.push(Choice::new("done", "End the Movement Step"));
-            decide(side, "move-unit", format!("{who} Movement Step: pick a unit to move (SR 10)"), options)
+            let prompt = if *order == Order::Regroup {
+                format!("{who}: no movement; a skirmisher may leave Skirmish Order (SR 8.5, EX 15.1)")
+            } else {
+                format!("{who} Movement Step: pick a unit to move (SR 10)")
+            };
+            decide(side, "move-unit", prompt, options)
         }
         Some(m) => {
             let u = &state.units[m.unit];
             let here = state.hex_of(m.unit);
-            let mut options: Vec<Choice> = movement::steps(rules, state, m.unit, m.mp, m.steps == 0, move_order(for_))
+            let mut options: Vec<Choice> = movement::steps(rules, state, m.unit, m.mp, m.first(), move_order(for_))
                 .into_iter()
                 .map(|s| {
                     let left = (m.mp - s.cost.mp).max(0.0);
@@ -601,6 +638,13 @@ fn move_pending(
                 .collect();
             let stop =
                 here.map_or_else(|| format!("{} stays off the map", u.name), |h| format!("{} stops in {h}", u.name));
+            if matches!(for_, MoveFor::Brigade { .. }) && movement::may_form(rules, state, m.unit, m.mp) {
+                let entry = data.charts.terrain.movement().skirmish_entry;
+                options.push(Choice::new(
+                    "skirmish",
+                    format!("Take up Skirmish Order: {entry} MP, {} left (EX 15.1)", m.mp - entry),
+                ));
+            }
             options.push(Choice::new("stop", stop));
             decide(side, "move", format!("{who}: move {} ({} MP left; SR 10.3)", u.name, m.mp), options)
         }
@@ -653,7 +697,7 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             state.stage = Stage::Move {
                 for_: MoveFor::Artillery { side },
                 moved: Vec::new(),
-                current: Some(Moving { unit, mp, steps: 0 }),
+                current: Some(Moving::new(unit, mp)),
             };
         }
         (Stage::Artillery { .. }, "fire") => {
@@ -666,6 +710,17 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
         (Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. }, _) => {
             close_step::choose(rules, state, option)?;
         }
+        (
+            Stage::HeldChits { .. }
+            | Stage::RallyEvent { .. }
+            | Stage::Initiative
+            | Stage::Confusion { .. }
+            | Stage::Aggressive { .. }
+            | Stage::HiddenEnemy { .. }
+            | Stage::HiddenMoves { .. },
+            _,
+        ) => events::choose(rules, state, option)?,
+        (Stage::Withdraw { .. }, _) => withdraw::choose(rules, state, option)?,
         (Stage::Chaos { affected }, "hex") => {
             let h = hex_arg(arg)?;
             state.chaos = Some(h);
@@ -684,9 +739,11 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             let unit = state.unit_index(id).ok_or_else(bad)?;
             let h = hex_arg(hex)?;
             let from = state.hex_of(unit).map(|f| f.to_string()).unwrap_or_default();
+            let start = state.hex_of(unit);
             occupy(rules, state, unit, h);
             state.note(format!("Wayward Move: {} from {from} to {h}", state.units[unit].name), "EX 7.3b");
             state.stage = Stage::Draw;
+            withdraw::after_move(rules, state, unit, start);
         }
         (Stage::PickBrigade { chit, negated }, "brigade") => {
             let b = state.brigade_mut(arg).ok_or_else(bad)?;
@@ -711,6 +768,13 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             state.note(format!("A. McCook activates {} fully", brigade_name(rules, arg)), "EX 7.3c");
             state.stage = Stage::Orders { brigade: arg.to_string(), by: Activator::Command };
         }
+        (Stage::Mccook, "rally") => {
+            if events::rally_targets(rules, state, Side::Union).is_empty() {
+                return Err(bad());
+            }
+            state.note("A. McCook is used as a Rally Event", "EX 7.3c");
+            state.stage = Stage::RallyEvent { side: Side::Union };
+        }
         (Stage::Mccook, "buell") => {
             state.chits.played.retain(|c| c != "a-mccook");
             state.chits.on_buell = Some("a-mccook".into());
@@ -728,31 +792,55 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
                 b.order = Some(order);
             }
             state.note(format!("{} takes a {order:?} order", brigade_name(rules, &brigade)), "SR 8.1");
-            if order == Order::Regroup {
-                state.note("Regroup: no movement; rally is not yet enforced", "SR 8.5");
-                after_activation(rules, state, &by);
-            } else {
-                state.stage =
-                    Stage::Move { for_: MoveFor::Brigade { brigade, order, by }, moved: Vec::new(), current: None };
-            }
+            events::after_order(rules, state, brigade, by, order);
         }
         (Stage::Move { for_, moved, current: None }, "unit") => {
             let unit = state.unit_index(arg).ok_or_else(bad)?;
             let order = move_order(&for_).unwrap_or(Order::Maneuver);
             let mp = allowance(&rules.data().charts, state.units[unit].ty, order);
-            state.stage = Stage::Move { for_, moved, current: Some(Moving { unit, mp, steps: 0 }) };
+            if mp <= 0.0 {
+                return Err(bad()); // Regroup: no movement (SR 8.5).
+            }
+            state.stage = Stage::Move { for_, moved, current: Some(Moving::new(unit, mp)) };
         }
         (Stage::Move { for_, .. }, "done") => finish_move(rules, state, &for_),
         (Stage::Move { for_, moved, current: Some(m) }, "hex") => {
             let h = hex_arg(arg)?;
-            let step = movement::steps(rules, state, m.unit, m.mp, m.steps == 0, move_order(&for_))
+            let step = movement::steps(rules, state, m.unit, m.mp, m.first(), move_order(&for_))
                 .into_iter()
                 .find(|s| s.hex == h)
                 .ok_or_else(bad)?;
+            let from = state.hex_of(m.unit);
             occupy(rules, state, m.unit, h);
             let mp = (m.mp - step.cost.mp).max(0.0);
-            state.stage = Stage::Move { for_, moved, current: Some(Moving { unit: m.unit, mp, steps: m.steps + 1 }) };
+            let next = Moving { mp, steps: m.steps + 1, ..m };
+            state.stage = Stage::Move { for_, moved, current: Some(next) };
             check_hold_triggers(rules, state, m.unit);
+            withdraw::after_move(rules, state, m.unit, from);
+        }
+        (Stage::Move { for_: for_ @ MoveFor::Brigade { .. }, moved, current: Some(m) }, "skirmish") => {
+            if !movement::may_form(rules, state, m.unit, m.mp) {
+                return Err(bad());
+            }
+            let entry = rules.data().charts.terrain.movement().skirmish_entry;
+            state.units[m.unit].skirmish = true;
+            state.note(format!("{} takes up Skirmish Order ({entry} MP)", state.units[m.unit].name), "EX 15.1");
+            let next = Moving { mp: m.mp - entry, formed: true, ..m };
+            state.stage = Stage::Move { for_, moved, current: Some(next) };
+        }
+        (Stage::Move { for_: for_ @ MoveFor::Brigade { .. }, mut moved, current: None }, "unform") => {
+            let MoveFor::Brigade { brigade, .. } = &for_ else { return Err(bad()) };
+            let unit = state.unit_index(arg).ok_or_else(bad)?;
+            if !state.units[unit].skirmish || !movable(state, brigade, &moved).contains(&unit) {
+                return Err(bad());
+            }
+            state.units[unit].skirmish = false;
+            state.note(
+                format!("{} stays still for its whole order and leaves Skirmish Order", state.units[unit].name),
+                "EX 15.1",
+            );
+            moved.push(unit);
+            state.stage = Stage::Move { for_, moved, current: None };
         }
         (Stage::Move { for_, moved, current: Some(m) }, "stop") => stop_unit(rules, state, for_, moved, &m),
         (Stage::Release { left, corps }, "release") => {
@@ -765,6 +853,23 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
         _ => return Err(bad()),
     }
     Ok(())
+}
+
+/// Carries out a brigade's order: Regroup ends the activation, any other order starts the
+/// Movement Step (SR 8.1-8.5).
+pub(crate) fn start_order(rules: &BlindSwords, state: &mut State, brigade: String, by: Activator, order: Order) {
+    if order == Order::Regroup {
+        state.note("Regroup: no movement; rally is not yet enforced", "SR 8.5");
+        // EX 15.1: its skirmishers stay still for this whole order and may leave Skirmish Order.
+        if movable(state, &brigade, &[]).iter().any(|i| state.units[*i].skirmish) {
+            let for_ = MoveFor::Brigade { brigade, order, by };
+            state.stage = Stage::Move { for_, moved: Vec::new(), current: None };
+        } else {
+            after_activation(rules, state, &by);
+        }
+    } else {
+        state.stage = events::movement_start(state, MoveFor::Brigade { brigade, order, by });
+    }
 }
 
 /// Puts a unit in a hex; infantry or foot artillery takes control of a victory hex (EX 16.0
@@ -825,6 +930,8 @@ fn finish_move(rules: &BlindSwords, state: &mut State, for_: &MoveFor) {
 /// After a brigade's activation: a DAC goes back in the cup while its division has brigades
 /// left to activate (SR 7.3a); then the next draw, or the next released brigade (EX 14.2b).
 pub(crate) fn after_activation(rules: &BlindSwords, state: &mut State, by: &Activator) {
+    state.events.initiative = None;
+    state.events.hidden = None;
     match by {
         Activator::Chit { chit } => {
             let dac = rules.data().catalog.chit(chit).is_some_and(|c| c.kind == ChitKind::Division);
@@ -982,6 +1089,8 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
                 ),
                 Some(i) => {
                     let chit = state.chits.cup.remove(i);
+                    state.events.asked = false;
+                    state.events.next = None;
                     for k in &mut state.chits.key {
                         if k.as_deref() == Some(chit.as_str()) {
                             *k = None;
@@ -1061,7 +1170,9 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
                             dice[0]
                         ),
                     );
-                    after_activation(rules, state, &Activator::Chit { chit });
+                    if !events::offer_aggressive(rules, state, &chit, &brigade) {
+                        after_activation(rules, state, &Activator::Chit { chit });
+                    }
                 }
             }
         }
@@ -1092,6 +1203,12 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
                 log(state, format!("Buell roll {}: the Buell Marker stays", dice[0]));
                 state.stage = Stage::ReleaseManeuvers;
             }
+        }
+        Stage::ConfusionRoll { .. } => {
+            let (order, text) =
+                events::confusion(rules, state, dice[0]).ok_or_else(|| RuleError::BadRoll(shown.clone()))?;
+            log(state, text);
+            events::apply_confusion(rules, state, order);
         }
         Stage::FireRoll { .. } | Stage::FireTest { .. } => {
             let text = combat_step::roll(rules, state, dice);
@@ -1131,7 +1248,7 @@ fn drawn(rules: &BlindSwords, state: &mut State, chit: String) {
         ChitKind::Event => {
             let side = chit_side(cat, &chit).unwrap_or(Side::Union);
             state.chits.held[ix(side)].push(chit);
-            state.note(format!("{side} holds the event chit (playing events is not yet enforced)"), "SR 7.3");
+            state.note(format!("{side} holds the event chit"), "SR 7.3");
             state.stage = Stage::Draw;
         }
         ChitKind::Wild if chit == "fog-of-war" => {
@@ -1179,6 +1296,9 @@ fn drawn(rules: &BlindSwords, state: &mut State, chit: String) {
 /// Runs the steps that need no decision nor roll until the game waits for one.
 pub fn advance(rules: &BlindSwords, state: &mut State) {
     for _ in 0..10_000 {
+        if events::advance(rules, state) || withdraw::advance(rules, state) {
+            continue;
+        }
         let next = match &state.stage {
             Stage::TurnStart => {
                 turn_start(rules, state);
@@ -1206,6 +1326,14 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
             Stage::Artillery { side, passes } if artillery_units(state, *side).is_empty() => {
                 Stage::Artillery { side: other(*side), passes: passes + 1 }
             }
+            Stage::Draw if !state.events.asked => {
+                if events::window_open(state) {
+                    Stage::HeldChits { side: state.events.next.unwrap_or(Side::Union), passes: 0 }
+                } else {
+                    state.events.asked = true;
+                    continue;
+                }
+            }
             Stage::Draw if state.chits.cup.is_empty() => {
                 end_turn(rules, state);
                 continue;
@@ -1220,17 +1348,23 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                 state.note(format!("{} has no brigade to activate", chit_name(rules, chit)), "SR 7.3");
                 Stage::Draw
             }
-            Stage::Mccook if mccook_brigades(rules, state).is_empty() && state.buell_box.is_none() => Stage::Draw,
+            Stage::Mccook
+                if mccook_brigades(rules, state).is_empty()
+                    && state.buell_box.is_none()
+                    && events::rally_targets(rules, state, Side::Union).is_empty() =>
+            {
+                Stage::Draw
+            }
             Stage::BuellCommands if union_brigades(state).is_empty() => Stage::Draw,
-            Stage::Move { for_: for_ @ MoveFor::Brigade { brigade, .. }, moved, current: None }
-                if movable(state, brigade, moved).is_empty() =>
+            Stage::Move { for_: for_ @ MoveFor::Brigade { brigade, order, .. }, moved, current: None }
+                if idle(rules, state, brigade, *order, moved) =>
             {
                 let for_ = for_.clone();
                 finish_move(rules, state, &for_);
                 continue;
             }
             Stage::Move { for_, moved, current: Some(m) }
-                if movement::steps(rules, state, m.unit, m.mp, m.steps == 0, move_order(for_)).is_empty() =>
+                if movement::steps(rules, state, m.unit, m.mp, m.first(), move_order(for_)).is_empty() =>
             {
                 let (for_, moved, m) = (for_.clone(), moved.clone(), m.clone());
                 stop_unit(rules, state, for_, moved, &m);
@@ -1333,6 +1467,7 @@ fn end_turn(rules: &BlindSwords, state: &mut State) {
         state.chits.out.extend(held);
     }
     state.chits.key = [None, None];
+    state.events = crate::state::EventState::default();
     for (side, vp, what) in victory::per_turn(rules, state) {
         state.vp[ix(side)] += vp;
         state.note(format!("{side} scores {vp} VP for {what}"), "SR 14.2");

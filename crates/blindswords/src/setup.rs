@@ -164,6 +164,7 @@ pub fn start(data: &Data, sc: &Scenario) -> State {
         buell_box,
         courier: false,
         chaos: None,
+        events: crate::state::EventState::default(),
         broken: [Vec::new(), Vec::new(), Vec::new()],
         vp: [0, 0],
         control: Vec::new(),

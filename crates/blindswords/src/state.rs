@@ -138,6 +138,34 @@ pub struct Chits {
     pub casualties: Vec<String>,
     /// Fortunes of War negates the next chit drawn (SR 7.3a).
     pub fortunes: bool,
+    /// One-use event chits played (EX 5.2: Hidden Enemy), out of the game.
+    pub removed: Vec<String>,
+}
+
+/// Where the playing of held chits stands (SR 7.1, 14.1) and the events in effect.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct EventState {
+    /// The held-chit play before the next draw is over (both sides declined in succession).
+    pub asked: bool,
+    /// Who is asked first when the held-chit play opens again (the other side after a play).
+    pub next: Option<Side>,
+    /// The brigade a Brigade Initiative activates this moment: its On Hold units on the map may
+    /// move (EX 7.5c).
+    pub initiative: Option<String>,
+    /// The Confederate brigade whose Movement Step Hidden Enemy was played on: its units may not
+    /// move adjacent to a Union unit in that step.
+    pub hidden: Option<String>,
+}
+
+/// A unit that may or must step away from an enemy that moved near it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Withdrawal {
+    /// Index into [`State::units`].
+    pub unit: usize,
+    /// The hex it steps away from (the moving enemy's).
+    pub from: Hex,
+    /// A skirmisher (EX 15.3, 15.4): it must withdraw; otherwise cavalry that may (SR 10.8).
+    pub must: bool,
 }
 
 /// How a brigade or unit was activated, for what follows the activation.
@@ -184,6 +212,23 @@ pub struct Moving {
     pub mp: f64,
     /// Hexes entered so far.
     pub steps: u16,
+    /// Took up Skirmish Order during this move (EX 15.1): it has spent MP, so the one hex always
+    /// allowed (SR 10.3) no longer applies.
+    pub formed: bool,
+}
+
+impl Moving {
+    /// A unit starting its move with `mp`.
+    #[must_use]
+    pub const fn new(unit: usize, mp: f64) -> Moving {
+        Moving { unit, mp, steps: 0, formed: false }
+    }
+
+    /// No MP spent yet: the one hex always allowed (SR 10.3) still applies.
+    #[must_use]
+    pub const fn first(&self) -> bool {
+        self.steps == 0 && !self.formed
+    }
 }
 
 /// Where the game waits, with any procedure in progress.
@@ -300,6 +345,65 @@ pub enum Stage {
         moved: Vec<usize>,
         /// The unit moving now.
         current: Option<Moving>,
+    },
+    /// Before a draw (SR 7.1) or in the End Turn Phase (SR 14.1, cup empty): `side` may play a
+    /// held chit.
+    HeldChits {
+        /// Who is asked.
+        side: Side,
+        /// Declines in succession so far.
+        passes: u8,
+    },
+    /// The Rally event, or A. McCook used as one (EX 6.5e, 7.3c): `side` picks the unit.
+    RallyEvent {
+        /// Who rallies.
+        side: Side,
+    },
+    /// Brigade Initiative: the Union player picks a brigade on the map (EX 7.5c).
+    Initiative,
+    /// A brigade has its order: the other side may play Command Confusion (SR 7.3).
+    Confusion {
+        /// The brigade.
+        brigade: String,
+        /// How it was activated.
+        by: Activator,
+        /// The order it received.
+        order: Order,
+    },
+    /// Command Confusion: the die for the brigade's new order (SR 7.3).
+    ConfusionRoll {
+        /// The brigade.
+        brigade: String,
+        /// How it was activated.
+        by: Activator,
+    },
+    /// A Confederate activation roll gave a Limited Activation: Aggressive Leader may be played.
+    Aggressive {
+        /// The activation chit.
+        chit: String,
+        /// The brigade.
+        brigade: String,
+    },
+    /// A Confederate brigade's Movement Step begins: the Union player may play Hidden Enemy.
+    HiddenEnemy {
+        /// The movement about to start.
+        for_: MoveFor,
+    },
+    /// Hidden Enemy played: Union units within two hexes of the brigade each step one hex towards
+    /// it, ending Engaged, before it moves.
+    HiddenMoves {
+        /// The brigade's movement, which follows.
+        for_: MoveFor,
+        /// Union units that have stepped.
+        moved: Vec<usize>,
+    },
+    /// Skirmish screen (EX 15.3, 15.4) and cavalry withdrawal (SR 10.8): the owner of the first
+    /// unit in `queue` steps it away; then the interrupted stage resumes.
+    Withdraw {
+        /// Units to step away, in turn.
+        queue: Vec<Withdrawal>,
+        /// Where the game resumes.
+        resume: Box<Stage>,
     },
     /// End Turn: the Union Buell roll (EX 14.2a).
     BuellRoll,
@@ -491,6 +595,8 @@ pub struct State {
     pub courier: bool,
     /// The Battlefield Chaos hex this turn (EX 7.3b).
     pub chaos: Option<Hex>,
+    /// Held-chit play and events in effect (SR 7.1, 14.1).
+    pub events: EventState,
     /// The Broken Track, boxes 1-3, by unit index (SR 12.8).
     pub broken: [Vec<usize>; 3],
     /// Victory points by side, Union first (SR 14.2).

@@ -115,7 +115,13 @@ pub fn stage_name(stage: &Stage) -> &'static str {
         | Stage::PickBrigade { .. }
         | Stage::ActivationRoll { .. }
         | Stage::Mccook
-        | Stage::BuellCommands => "chit-draw",
+        | Stage::BuellCommands
+        | Stage::HeldChits { .. }
+        | Stage::RallyEvent { .. }
+        | Stage::Initiative
+        | Stage::Aggressive { .. } => "chit-draw",
+        Stage::Confusion { .. } | Stage::ConfusionRoll { .. } => "orders",
+        Stage::HiddenEnemy { .. } | Stage::HiddenMoves { .. } | Stage::Withdraw { .. } => "movement",
         Stage::Orders { .. } => "orders",
         Stage::Move { .. } => "movement",
         Stage::Aftermath { .. } => "retreat",
