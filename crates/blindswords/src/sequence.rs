@@ -22,6 +22,7 @@ use crate::movement::{self, allowance, Board};
 use crate::rules::BlindSwords;
 use crate::scenario::{RuleKind, Trigger};
 use crate::setup::chit_side;
+use crate::special;
 use crate::state::{ix, other, side_id, Activator, MoveFor, Moving, Place, Stage, State};
 use crate::victory;
 
@@ -134,14 +135,6 @@ fn movable(state: &State, brigade: &str, moved: &[usize]) -> Vec<usize> {
         .collect()
 }
 
-/// The order a movement is made under (`None`: artillery in the Artillery Phase).
-fn move_order(for_: &MoveFor) -> Option<Order> {
-    match for_ {
-        MoveFor::Artillery { .. } => None,
-        MoveFor::Brigade { order, .. } => Some(*order),
-    }
-}
-
 /// The hexes a unit set up "within N hexes of" a hex may take (EX 16.0; ruling PO11): in the
 /// radius, in play, free of the enemy and within stacking. When none fits, the radius grows one
 /// hex at a time (recorded in the prompt).
@@ -153,6 +146,9 @@ fn place_hexes(rules: &BlindSwords, state: &State, unit: usize) -> (Vec<Hex>, He
         crate::state::Line::Reinforcement(r) => (sc.reinforcement[r].near, sc.reinforcement[r].within),
     };
     let (Some(center), Some(radius)) = (center, radius) else { return (Vec::new(), Hex::new(0, 0), 0) };
+    if let Some((hexes, d)) = special::fallback_hexes(rules, state, unit) {
+        return (hexes, center, d);
+    }
     let side = state.units[unit].side;
     let board = Board::new(map, state);
     for r in radius..radius + 12 {
@@ -355,7 +351,15 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
             let u = &state.units[*unit];
             let (hexes, center, r) = place_hexes(rules, state, *unit);
             let options = hexes.iter().map(|h| Choice::new(format!("hex:{h}"), format!("{} in {h}", u.name))).collect();
-            decide(u.side, "place", format!("Place {} within {r} hexes of {center} (EX 16.0, PO11)", u.name), options)
+            let prompt = if special::fallback_hexes(rules, state, *unit).is_some() {
+                format!(
+                    "Place {} in a free hex within {r} hexes of Perryville: {center} is held by the enemy (EX 16.1c)",
+                    u.name
+                )
+            } else {
+                format!("Place {} within {r} hexes of {center} (EX 16.0, PO11)", u.name)
+            };
+            decide(u.side, "place", prompt, options)
         }
         Stage::KeyChit { side } => {
             let options = event_pool(rules, state, *side)
@@ -544,6 +548,9 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
         Stage::FireLead { .. } | Stage::FireRoll { .. } | Stage::FireTest { .. } => {
             combat_step::pending(rules, state).unwrap_or(Pending::Over)
         }
+        Stage::RightHookSecret | Stage::RightHookReveal { .. } | Stage::GreatGrandfather { .. } => {
+            special::pending(rules, state)
+        }
         Stage::TurnStart | Stage::Command | Stage::ReleaseManeuvers | Stage::Over => Pending::Over,
     }
 }
@@ -571,9 +578,10 @@ fn move_pending(
                 .map(|i| {
                     let u = &state.units[i];
                     let at = state.hex_of(i).map_or_else(|| "(to enter)".to_string(), |h| format!("in {h}"));
+                    let order = special::unit_order(rules, state, for_, i).unwrap_or(*order);
                     Choice::new(
                         format!("unit:{}", u.id),
-                        format!("{} {at}, MA {}", u.name, allowance(&data.charts, u.ty, *order)),
+                        format!("{} {at}, MA {}", u.name, allowance(&data.charts, u.ty, order)),
                     )
                 })
                 .collect();
@@ -583,7 +591,8 @@ fn move_pending(
         Some(m) => {
             let u = &state.units[m.unit];
             let here = state.hex_of(m.unit);
-            let mut options: Vec<Choice> = movement::steps(rules, state, m.unit, m.mp, m.steps == 0, move_order(for_))
+            let order = special::unit_order(rules, state, for_, m.unit);
+            let mut options: Vec<Choice> = movement::steps(rules, state, m.unit, m.mp, m.steps == 0, order)
                 .into_iter()
                 .map(|s| {
                     let left = (m.mp - s.cost.mp).max(0.0);
@@ -595,6 +604,7 @@ fn move_pending(
                 .collect();
             let stop =
                 here.map_or_else(|| format!("{} stays off the map", u.name), |h| format!("{} stops in {h}", u.name));
+            options.extend(special::exit_option(rules, state, m));
             options.push(Choice::new("stop", stop));
             decide(side, "move", format!("{who}: move {} ({} MP left; SR 10.3)", u.name, m.mp), options)
         }
@@ -643,7 +653,11 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
         }
         (Stage::Artillery { side, .. }, "move") => {
             let unit = state.unit_index(arg).ok_or_else(bad)?;
+            if !artillery_units(state, side).contains(&unit) {
+                return Err(bad());
+            }
             let mp = allowance(&rules.data().charts, state.units[unit].ty, Order::Maneuver);
+            special::mark_delay(rules, state, unit);
             state.stage = Stage::Move {
                 for_: MoveFor::Artillery { side },
                 moved: Vec::new(),
@@ -720,31 +734,47 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             state.note(format!("{} takes a {order:?} order", brigade_name(rules, &brigade)), "SR 8.1");
             if order == Order::Regroup {
                 state.note("Regroup: no movement; rally is not yet enforced", "SR 8.5");
-                after_activation(rules, state, &by);
+                match special::free_maneuver_move(rules, state, &brigade, &by) {
+                    Some(free) => state.stage = free,
+                    None => after_activation(rules, state, &by),
+                }
             } else {
+                special::movement_begins(rules, state, &brigade);
                 state.stage =
                     Stage::Move { for_: MoveFor::Brigade { brigade, order, by }, moved: Vec::new(), current: None };
             }
         }
         (Stage::Move { for_, moved, current: None }, "unit") => {
             let unit = state.unit_index(arg).ok_or_else(bad)?;
-            let order = move_order(&for_).unwrap_or(Order::Maneuver);
+            if !matches!(&for_, MoveFor::Brigade { brigade, .. } if movable(state, brigade, &moved).contains(&unit)) {
+                return Err(bad());
+            }
+            let order = special::unit_order(rules, state, &for_, unit).unwrap_or(Order::Maneuver);
             let mp = allowance(&rules.data().charts, state.units[unit].ty, order);
             state.stage = Stage::Move { for_, moved, current: Some(Moving { unit, mp, steps: 0 }) };
         }
         (Stage::Move { for_, .. }, "done") => finish_move(rules, state, &for_),
         (Stage::Move { for_, moved, current: Some(m) }, "hex") => {
             let h = hex_arg(arg)?;
-            let step = movement::steps(rules, state, m.unit, m.mp, m.steps == 0, move_order(&for_))
+            let order = special::unit_order(rules, state, &for_, m.unit);
+            let step = movement::steps(rules, state, m.unit, m.mp, m.steps == 0, order)
                 .into_iter()
                 .find(|s| s.hex == h)
                 .ok_or_else(bad)?;
+            special::entering(state, m.unit);
             occupy(rules, state, m.unit, h);
             let mp = (m.mp - step.cost.mp).max(0.0);
             state.stage = Stage::Move { for_, moved, current: Some(Moving { unit: m.unit, mp, steps: m.steps + 1 }) };
             check_hold_triggers(rules, state, m.unit);
         }
         (Stage::Move { for_, moved, current: Some(m) }, "stop") => stop_unit(rules, state, for_, moved, &m),
+        (Stage::Move { for_, mut moved, current: Some(m) }, "exit") => {
+            special::exit_option(rules, state, &m).ok_or_else(bad)?;
+            special::exit(rules, state, m.unit);
+            moved.push(m.unit);
+            unit_done(rules, state, for_, moved, m.unit);
+        }
+        (Stage::RightHookSecret | Stage::RightHookReveal { .. }, _) => special::choose(rules, state, option)?,
         (Stage::Release { left, corps }, "release") => {
             if state.brigade(arg).is_none_or(|b| !b.on_hold) {
                 return Err(bad());
@@ -793,8 +823,13 @@ fn stop_unit(rules: &BlindSwords, state: &mut State, for_: MoveFor, mut moved: V
     };
     state.note(text, "SR 10");
     moved.push(m.unit);
+    unit_done(rules, state, for_, moved, m.unit);
+}
+
+/// A unit's move is over: the next unit of the brigade, or the next Artillery Step.
+fn unit_done(rules: &BlindSwords, state: &mut State, for_: MoveFor, moved: Vec<usize>, unit: usize) {
     if let MoveFor::Artillery { .. } = for_ {
-        state.units[m.unit].acted = true;
+        state.units[unit].acted = true;
         finish_move(rules, state, &for_);
     } else {
         state.stage = Stage::Move { for_, moved, current: None };
@@ -827,7 +862,7 @@ fn after_activation(rules: &BlindSwords, state: &mut State, by: &Activator) {
 }
 
 /// Releases an On Hold brigade (EX 7.5b, 14.2b), with the On Hold units of its division.
-fn release(rules: &BlindSwords, state: &mut State, brigade: &str, maneuver: bool) {
+pub(crate) fn release(rules: &BlindSwords, state: &mut State, brigade: &str, maneuver: bool) {
     let division = rules.data().catalog.brigade(brigade).and_then(|b| b.division.clone());
     if let Some(b) = state.brigade_mut(brigade) {
         b.on_hold = false;
@@ -894,8 +929,22 @@ fn arrivals(rules: &BlindSwords, state: &mut State) {
             };
         let arriving: Vec<usize> =
             state.units.iter().enumerate().filter(|(_, u)| u.place == Place::NotYet(r)).map(|(i, _)| i).collect();
-        if !ready || arriving.is_empty() {
+        if !ready || arriving.is_empty() || state.special.skipped.contains(&r) {
             continue;
+        }
+        let side = state.units[arriving[0]].side;
+        match special::arrival(rules, state, r, side) {
+            special::Arrival::Never => {
+                state.special.skipped.push(r);
+                let near = line.near.map(|h| h.to_string()).unwrap_or_default();
+                state.note(
+                    format!("{near} is held by the enemy and no hex near Perryville is free: these reinforcements never enter"),
+                    "EX 16.1c",
+                );
+                continue;
+            }
+            special::Arrival::Fallback => state.special.fallback.push(r),
+            special::Arrival::Near => {}
         }
         for &i in &arriving {
             if line.near.is_some() && line.within.is_some() {
@@ -1047,7 +1096,11 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
                             dice[0]
                         ),
                     );
-                    after_activation(rules, state, &Activator::Chit { chit });
+                    let by = Activator::Chit { chit };
+                    match special::free_maneuver_move(rules, state, &brigade, &by) {
+                        Some(free) => state.stage = free,
+                        None => after_activation(rules, state, &by),
+                    }
                 }
             }
         }
@@ -1078,7 +1131,9 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
                 log(state, format!("Buell roll {}: the Buell Marker stays", dice[0]));
                 state.stage = Stage::ReleaseManeuvers;
             }
+            special::after_buell(rules, state);
         }
+        Stage::GreatGrandfather { .. } => return special::roll(rules, state, dice),
         Stage::FireRoll { .. } | Stage::FireTest { .. } => {
             let text = combat_step::roll(rules, state, dice);
             log(state, text);
@@ -1157,8 +1212,15 @@ fn drawn(rules: &BlindSwords, state: &mut State, chit: String) {
 /// Runs the steps that need no decision nor roll until the game waits for one.
 pub fn advance(rules: &BlindSwords, state: &mut State) {
     for _ in 0..10_000 {
+        if special::interrupt(rules, state) {
+            return;
+        }
         let next = match &state.stage {
             Stage::TurnStart => {
+                if let Some(s) = special::before_turn(rules, state) {
+                    state.stage = s;
+                    return;
+                }
                 turn_start(rules, state);
                 continue;
             }
@@ -1208,7 +1270,16 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                 continue;
             }
             Stage::Move { for_, moved, current: Some(m) }
-                if movement::steps(rules, state, m.unit, m.mp, m.steps == 0, move_order(for_)).is_empty() =>
+                if movement::steps(
+                    rules,
+                    state,
+                    m.unit,
+                    m.mp,
+                    m.steps == 0,
+                    special::unit_order(rules, state, for_, m.unit),
+                )
+                .is_empty()
+                    && special::exit_option(rules, state, m).is_none() =>
             {
                 let (for_, moved, m) = (for_.clone(), moved.clone(), m.clone());
                 stop_unit(rules, state, for_, moved, &m);
@@ -1224,6 +1295,7 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                 }
                 let brigade = state.maneuvers.remove(0);
                 state.note(format!("{} takes its Maneuver activation", brigade_name(rules, &brigade)), "EX 14.2b");
+                special::movement_begins(rules, state, &brigade);
                 Stage::Move {
                     for_: MoveFor::Brigade { brigade, order: Order::Maneuver, by: Activator::Release },
                     moved: Vec::new(),
@@ -1241,6 +1313,7 @@ fn turn_start(rules: &BlindSwords, state: &mut State) {
     state.courier = false;
     let turn = state.turn;
     state.note(format!("Turn {turn}, {}", rules.clock(turn)), "SR 4.0");
+    special::turn_begins(state);
     for r in rules.scenario().rules() {
         if let RuleKind::TimedRelease { brigades, turn: t } = &r.kind {
             if *t == turn {
@@ -1301,13 +1374,21 @@ fn end_turn(rules: &BlindSwords, state: &mut State) {
     state.chits.key = [None, None];
     for (side, vp, what) in victory::per_turn(rules, state) {
         state.vp[ix(side)] += vp;
+        special::awarded(state, side, vp);
         state.note(format!("{side} scores {vp} VP for {what}"), "SR 14.2");
+    }
+    if special::sudden_death(rules, state).is_some() {
+        game_over(rules, state);
+        return;
     }
     let track = &rules.data().charts.buell;
     state.stage = match state.buell_box {
         Some(b) if b + 1 < track.boxes().len() => Stage::BuellRoll,
         _ => Stage::ReleaseManeuvers,
     };
+    if state.stage == Stage::ReleaseManeuvers {
+        special::after_buell(rules, state);
+    }
 }
 
 /// SR 14.3-14.5: reset the activation markers, move the Broken Track, gather the chits, and
@@ -1327,15 +1408,20 @@ fn finish_turn(rules: &BlindSwords, state: &mut State) {
     }
     state.chits.fortunes = false;
     state.chits.out.sort();
-    if state.turn >= rules.scenario().turns {
-        state.stage = Stage::Over;
-        let score = victory::score(rules, state);
-        for line in &score.lines {
-            state.note(line.clone(), "EX 16");
-        }
-        state.note(format!("The game is over: {}", score.result), "SR 14.5");
+    if state.turn >= rules.turns() {
+        game_over(rules, state);
     } else {
         state.turn += 1;
         state.stage = Stage::TurnStart;
     }
+}
+
+/// The game ends: the score, itemised, goes in the log.
+fn game_over(rules: &BlindSwords, state: &mut State) {
+    state.stage = Stage::Over;
+    let score = victory::score(rules, state);
+    for line in &score.lines {
+        state.note(line.clone(), "EX 16");
+    }
+    state.note(format!("The game is over: {}", score.result), "SR 14.5");
 }

@@ -53,6 +53,8 @@ pub enum Place {
     Broken(u8),
     /// Out of the game (SR 12.6, 12.8: artillery and Fragile units that break).
     Eliminated,
+    /// Left the map (SR 10.12; EX 16.4g): out of the game, not a loss.
+    Exited,
 }
 
 /// The scenario line a unit comes in by.
@@ -312,6 +314,18 @@ pub enum Stage {
     },
     /// End Turn: released brigades take their Maneuver activations (EX 14.2b).
     ReleaseManeuvers,
+    /// Before turn 1: the Union picks the Right Hook marker's side, secretly (EX 16.3).
+    RightHookSecret,
+    /// After the Buell roll: the Union may reveal the Right Hook (EX 16.3).
+    RightHookReveal {
+        /// Where the game goes on.
+        next: Box<Stage>,
+    },
+    /// The roll for the unit of EX 16.1f, gone to the Broken Track.
+    GreatGrandfather {
+        /// Where the game goes on.
+        next: Box<Stage>,
+    },
     /// The game is over.
     Over,
 }
@@ -347,6 +361,8 @@ pub struct State {
     pub vp: [u32; 2],
     /// Control of the victory hexes: the side that last occupied each.
     pub control: Vec<(Hex, Side)>,
+    /// What the scenario special rules remember (`crate::special`).
+    pub special: crate::special::Special,
     /// The log.
     pub log: Vec<LogEntry>,
 }
