@@ -27,6 +27,11 @@ fn secrets(rules: &BlindSwords, state: &State, side: usize) -> Vec<String> {
         .filter_map(|c| cat.chit(c).map(|c| c.name.as_str()))
         .collect();
     let mut out = Vec::new();
+    // EX 16.3: the side of the Union's Right Hook marker, until revealed.
+    if side == 0 && state.special.hook.is_some() && !state.special.hook_revealed {
+        out.push("\"right_hook\":\"right-hook\"".to_string());
+        out.push("\"right_hook\":\"no-right-hook\"".to_string());
+    }
     for id in state.chits.held[side].iter().chain(state.chits.key[side].iter()) {
         out.push(format!("\"{id}\""));
         if let Some(c) = cat.chit(id) {
@@ -60,7 +65,10 @@ fn play(scenario: &str, seed: u64, hidden: bool) -> (usize, String) {
     }
     g.check().unwrap_or_else(|e| panic!("{scenario} seed {seed} at the end: {e}"));
     let state = g.state();
-    assert_eq!(state.turn, g.rules().scenario().turns, "{scenario} seed {seed} ends on its last turn");
+    assert!(
+        state.turn == g.rules().turns() || state.special.sudden_death.is_some(),
+        "{scenario} seed {seed} ends on its last turn, or earlier by Sudden Death (EX 16.1)"
+    );
     let result = caisson_blindswords::victory::score(g.rules(), state).result;
     (steps, result)
 }
