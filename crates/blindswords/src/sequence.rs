@@ -919,16 +919,22 @@ fn arrivals(rules: &BlindSwords, state: &mut State) {
         let ready = due
             && match line.trigger {
                 Trigger::Turn => line.turn.is_some(),
-                Trigger::Released => state
-                    .units
-                    .iter()
-                    .filter(|u| u.place == Place::NotYet(r))
-                    .all(|u| u.brigade.as_deref().is_none_or(|b| state.brigade(b).is_none_or(|s| !s.on_hold))),
+                Trigger::Released => true,
                 Trigger::IiCorpsReleased => ii_released,
                 Trigger::IiCorpsEnters => ii_entered,
             };
-        let arriving: Vec<usize> =
-            state.units.iter().enumerate().filter(|(_, u)| u.place == Place::NotYet(r)).map(|(i, _)| i).collect();
+        // A line of several brigades released one by one (EX 14.2b) brings each in on its release.
+        let released = |u: &crate::state::UnitState| {
+            line.trigger != Trigger::Released
+                || u.brigade.as_deref().is_none_or(|b| state.brigade(b).is_none_or(|s| !s.on_hold))
+        };
+        let arriving: Vec<usize> = state
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.place == Place::NotYet(r) && released(u))
+            .map(|(i, _)| i)
+            .collect();
         if !ready || arriving.is_empty() || state.special.skipped.contains(&r) {
             continue;
         }

@@ -402,3 +402,15 @@ fn ex_16_1f_great_grandfather() {
         }
     }
 }
+
+/// EX 14.2b, 16.1: the II Corps line of seven brigades brings each brigade in on its own release,
+/// not when the last is released.
+#[test]
+fn ex_16_1_ii_corps_brigades_come_in_one_by_one() {
+    let (rules, mut state) = start("pv-16-1");
+    state.stage = Stage::Release { left: 1, corps: vec!["ii-corps".into()] };
+    rules.choose(&mut state, "release:beatty").expect("release");
+    let place = |b: &str| state.units.iter().find(|u| u.brigade.as_deref() == Some(b)).map(|u| u.place);
+    assert!(matches!(place("beatty"), Some(Place::Waiting(_))));
+    assert!(matches!(place("hawkins"), Some(Place::NotYet(_))));
+}
