@@ -414,3 +414,31 @@ fn ex_16_1_ii_corps_brigades_come_in_one_by_one() {
     assert!(matches!(place("beatty"), Some(Place::Waiting(_))));
     assert!(matches!(place("hawkins"), Some(Place::NotYet(_))));
 }
+
+/// EX 16.1c: with Union troops in 3736 when the first II Corps brigade is released, Wheeler is
+/// placed by his owner in a hex with no unit within 5 hexes of a Perryville town hex.
+#[test]
+fn ex_16_1c_wheeler_falls_back_near_perryville() {
+    let (rules, mut state) = start("pv-16-1");
+    for i in state.to_place.clone() {
+        state.units[i].place = Place::Eliminated;
+    }
+    state.to_place.clear();
+    put(&mut state, "u-2mo", hex("3736"));
+    state.stage = Stage::Release { left: 1, corps: vec!["ii-corps".into()] };
+    rules.choose(&mut state, "release:beatty").expect("release");
+    let line =
+        rules.scenario().reinforcement.iter().position(|r| r.brigades.iter().any(|b| b == "wheeler")).expect("line");
+    assert_eq!(state.special.fallback, vec![line]);
+    let wheeler = *state.to_place.first().expect("Wheeler to place");
+    assert_eq!(state.units[wheeler].brigade.as_deref(), Some("wheeler"));
+    state.stage = Stage::Place { unit: wheeler };
+    let Pending::Decide(d) = rules.pending(&state) else { panic!("placement") };
+    assert!(d.prompt.contains("EX 16.1c"), "{}", d.prompt);
+    let map = &rules.data().map;
+    for h in d.options.iter().filter_map(|o| o.id.strip_prefix("hex:")).map(hex) {
+        assert!(state.units_at(h).next().is_none(), "{h} is free");
+        assert!(rules.towns().iter().any(|t| map.distance(*t, h) <= 5), "{h} near Perryville");
+    }
+    assert!(!d.options.is_empty());
+}
