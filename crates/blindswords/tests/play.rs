@@ -113,3 +113,28 @@ fn key_chit_is_secret() {
     assert!(!confederate.contains(&format!("\"{id}\"")));
     assert!(confederate.contains("\"hidden\""));
 }
+
+/// EX 16.3: through the first turn of Crittenden's Right Hook, to the reveal decision and past
+/// it, the Confederate view never shows the side of the Union's marker nor his secret chits
+/// (every tenth step: a debug build serialises the views slowly).
+#[test]
+fn views_never_show_the_right_hook_marker() {
+    for (seed, pick) in [(21, "hook:right-hook"), (22, "hook:no-right-hook")] {
+        let mut g = game("pv-16-3", seed, DiceMode::Seeded);
+        g.choose(pick).expect("the secret marker");
+        let mut dice = Dice::new(seed);
+        let mut steps = 0;
+        while g.state().turn == 1 {
+            let d = g.pending().expect("a decision");
+            if steps % 10 == 0 || d.kind == "right-hook" {
+                let text = serde_json::to_string(&g.rules().view(g.state(), Some("confederate"))).unwrap_or_default();
+                for s in secrets(g.rules(), g.state(), 0) {
+                    assert!(!text.contains(&s), "seed {seed}: the Confederate view shows {s}");
+                }
+            }
+            let id = random_choice(&d, &mut dice).to_string();
+            g.choose(&id).unwrap_or_else(|e| panic!("seed {seed}: {id}: {e}"));
+            steps += 1;
+        }
+    }
+}
