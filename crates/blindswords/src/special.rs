@@ -120,15 +120,15 @@ pub struct Special {
 // Reinforcements (SR 10.11; EX 16.1-16.4)
 
 /// The Right Hook rule of the scenario, if any.
-fn hook_rule(rules: &BlindSwords) -> Option<(&crate::scenario::SpecialRule, &RuleKind)> {
-    rules.scenario().rules().find(|r| matches!(r.kind, RuleKind::RightHook { .. })).map(|r| (r, &r.kind))
+fn hook_rule(rules: &BlindSwords) -> Option<&RuleKind> {
+    rules.scenario().rules().map(|r| &r.kind).find(|k| matches!(k, RuleKind::RightHook { .. }))
 }
 
 /// The entry spans and per-turn brigade limit of reinforcement line `r` for `brigade` this turn:
 /// the Right Hook's once revealed (EX 16.3), else the line's, its later spans from their turn.
 fn spans<'a>(rules: &'a BlindSwords, state: &State, r: usize, brigade: Option<&str>) -> (&'a [HexRange], Option<u8>) {
     let line = &rules.scenario().reinforcement[r];
-    if let Some((_, RuleKind::RightHook { brigades, max_brigades_per_turn, entry, later_entry, later_from_turn, .. })) =
+    if let Some(RuleKind::RightHook { brigades, max_brigades_per_turn, entry, later_entry, later_from_turn, .. }) =
         hook_rule(rules)
     {
         if state.special.hook_revealed && brigade.is_some_and(|b| brigades.iter().any(|x| x == b)) {
@@ -347,7 +347,7 @@ pub fn before_turn(rules: &BlindSwords, state: &State) -> Option<Stage> {
 /// The decision is offered whichever side of the marker is down, so that its coming says
 /// nothing to the Confederate player.
 pub fn after_buell(rules: &BlindSwords, state: &mut State) {
-    let Some((_, RuleKind::RightHook { reveal_by_turn, .. })) = hook_rule(rules) else { return };
+    let Some(RuleKind::RightHook { reveal_by_turn, .. }) = hook_rule(rules) else { return };
     if state.special.hook.is_some() && !state.special.hook_revealed && state.turn <= *reveal_by_turn {
         let next = std::mem::replace(&mut state.stage, Stage::Over);
         state.stage = Stage::RightHookReveal { next: Box::new(next) };
@@ -373,7 +373,7 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
         ),
         Stage::RightHookReveal { .. } => {
             let last = match hook_rule(rules) {
-                Some((_, RuleKind::RightHook { reveal_by_turn, .. })) => state.turn >= *reveal_by_turn,
+                Some(RuleKind::RightHook { reveal_by_turn, .. }) => state.turn >= *reveal_by_turn,
                 _ => true,
             };
             let mut options = Vec::new();
@@ -435,7 +435,7 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
 
 /// EX 16.3: the reveal's effects.
 fn reveal(rules: &BlindSwords, state: &mut State) {
-    let Some((_, RuleKind::RightHook { vp_side, vp, buell_turns_ahead, remove_chits, add_chits, brigades, .. })) =
+    let Some(RuleKind::RightHook { vp_side, vp, buell_turns_ahead, remove_chits, add_chits, brigades, .. }) =
         hook_rule(rules)
     else {
         return;
