@@ -61,9 +61,11 @@ pub(crate) fn stack_at(rules: &BlindSwords, state: &State, hex: Hex) -> (Stack, 
         .flat_map(|(_, n)| state.units_at(n).map(move |j| (j, n)))
         .filter_map(|(j, n)| Some((bare_unit(rules, state, j)?, hex_support(rules, n))))
         .collect();
+    // EX 16.1g: no unit receives support on a night turn.
+    let night_ok = crate::special::support_allowed(rules, state);
     let nearby: Vec<Nearby<'_>> =
-        around.iter().map(|(unit, allows)| Nearby { unit, hex_allows_support: *allows }).collect();
-    let allows_support = hex_support(rules, hex);
+        around.iter().map(|(unit, allows)| Nearby { unit, hex_allows_support: *allows && night_ok }).collect();
+    let allows_support = hex_support(rules, hex) && night_ok;
     let units = ids
         .iter()
         .filter_map(|&i| {
@@ -176,7 +178,7 @@ pub fn artillery_fires(rules: &BlindSwords, state: &State, firer: usize) -> Vec<
         .iter()
         .filter(|e| e.side != u.side)
         .filter_map(|e| if let Place::Map(h) = e.place { Some(h) } else { None })
-        .filter(|h| map.distance(from, *h) <= far)
+        .filter(|h| map.distance(from, *h) <= far && crate::special::night_sight(rules, state, from, *h))
         .collect();
     targets.sort_by_key(|h| (h.col, h.row));
     targets.dedup();

@@ -23,6 +23,7 @@ pub mod rules;
 pub mod scenario;
 pub mod sequence;
 pub mod setup;
+pub mod special;
 pub mod state;
 pub mod victory;
 pub mod view;

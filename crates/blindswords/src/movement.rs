@@ -313,9 +313,7 @@ pub fn steps(rules: &BlindSwords, state: &State, unit: usize, mp: f64, first: bo
     let from = state.hex_of(unit);
     let targets: Vec<Hex> = match (u.place, from) {
         (_, Some(h)) => data.map.neighbors(h).map(|(_, n)| n).collect(),
-        (Place::Waiting(r), None) => {
-            sc.reinforcement[r].entry.iter().flat_map(caisson_hexmap::HexRange::hexes).collect()
-        }
+        (Place::Waiting(_), None) => crate::special::entry_hexes(rules, state, unit),
         _ => Vec::new(),
     };
     let engage = order.is_some_and(|o| data.charts.orders.details(o).engage);
@@ -327,6 +325,7 @@ pub fn steps(rules: &BlindSwords, state: &State, unit: usize, mp: f64, first: bo
             continue;
         }
         let Some(mut c) = cost(rules, u.ty, order, u.skirmish, from, to) else { continue };
+        crate::special::night_cost(rules, state, from, to, &mut c);
         let screened = data
             .map
             .neighbors(to)

@@ -6,6 +6,7 @@ use caisson_kernel::{DynGame, Game, Save, SaveError, Setup};
 use crate::rules::BlindSwords;
 use crate::scenario::RuleKind;
 use crate::setup::Data;
+use crate::special::{option_of, Options};
 
 /// The rule-system id in saves.
 pub const SYSTEM: &str = "blind-swords";
@@ -48,10 +49,14 @@ fn build(setup: &Setup) -> Result<(BlindSwords, crate::state::State), String> {
     if setup.system != SYSTEM {
         return Err(format!("unknown rule system `{}`", setup.system));
     }
-    if let Some(o) = setup.options.first() {
-        return Err(format!("unknown game option `{o}` (Blind Swords has none yet)"));
-    }
-    BlindSwords::new(Data::builtin()?, &setup.scenario)
+    let data = Data::builtin()?;
+    let sc = data
+        .scenarios
+        .iter()
+        .find(|s| s.id == setup.scenario)
+        .ok_or_else(|| format!("no scenario `{}`", setup.scenario))?;
+    let options = Options::parse(&setup.options, sc)?;
+    BlindSwords::with_options(data, &setup.scenario, options)
 }
 
 /// Starts a game.
@@ -80,7 +85,7 @@ pub const NOT_ENFORCED: &[&str] = &[
     "rally and rebuild not yet enforced, and broken units never leave the Broken Track (SR 12.8, 13; the Artillery Rally Step is skipped)",
     "held event chits are played (SR 7.1, 14.1) but of the events only Rally (Recovery only: its Rebuild is not yet enforced), Brigade Initiative, Command Confusion, Aggressive Leader and Hidden Enemy are; Rebel Yell!, Spontaneous Charge, Sharpshooters, Firefight and Firing on Friends wait for fire and close combat and are never offered (events.toml)",
     "Skirmish Order is taken up and left (EX 15.1), but its fire shifts and Close Combat bar wait for those combats (EX 15.4)",
-    "reinforcement limits per turn, later entry hexes and the fall-back near Perryville (EX 16.1-16.4), Sudden Death (EX 16.1) and units exiting the map (EX 16.4g) are not yet enforced",
+    "reinforcements enter one hex at a time within the stacking limits rather than all placed in the entry hex over-stacked (SR 10.11, ruling PG3); a unit that retreats off the map does not count as exited (EX 16.4g)",
 ];
 
 /// What a player should know before starting.
@@ -107,8 +112,21 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | RuleKind::ActivationModifier { .. }
                 | RuleKind::DivisionChitLimit { .. }
                 | RuleKind::NoBuellTrack
+                | RuleKind::FreeManeuver { .. }
+                | RuleKind::RightHook { .. }
+                | RuleKind::ExitHexes { .. }
+                | RuleKind::GameEndsOnRoll { .. }
+                | RuleKind::Night { .. }
         );
-        if r.optional {
+        if let (true, Some(name)) = (r.optional, option_of(&r.kind)) {
+            out.push(format!("Optional rule offered: {} (EX {}): `--option {name}=on`", r.title, r.section));
+            if matches!(r.kind, RuleKind::Night { .. }) {
+                out.push(format!(
+                    "{}: its Firing on Friends use is not yet enforced (event chits are not played)",
+                    r.title
+                ));
+            }
+        } else if r.optional {
             out.push(format!("Optional rule not offered yet: {} (EX {})", r.title, r.section));
         } else if !enforced {
             out.push(format!("Scenario rule not yet enforced: {} (EX {})", r.title, r.section));

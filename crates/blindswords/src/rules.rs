@@ -11,6 +11,7 @@ use crate::catalog::Side;
 use crate::movement::{self, Board};
 use crate::scenario::Scenario;
 use crate::setup::{self, Data};
+use crate::special::{self, Options};
 use crate::state::{Place, State};
 use crate::{sequence, view};
 
@@ -25,6 +26,12 @@ pub struct BlindSwords {
     towns: Vec<Hex>,
     /// Each unit's printed SP (in halves) and CR, Fresh (or starting) then Battleworn.
     printed: Vec<[(u8, u8); 2]>,
+    /// The optional rules chosen.
+    options: Options,
+    /// Turns, night turns included (EX 16.1g).
+    turns: u16,
+    /// The clock of every turn, night turns included.
+    clock: Vec<String>,
 }
 
 impl BlindSwords {
@@ -33,6 +40,14 @@ impl BlindSwords {
     /// # Errors
     /// Unknown scenario.
     pub fn new(data: Arc<Data>, scenario: &str) -> Result<(BlindSwords, State), String> {
+        BlindSwords::with_options(data, scenario, Options::default())
+    }
+
+    /// The rules and starting state of a scenario with optional rules chosen.
+    ///
+    /// # Errors
+    /// Unknown scenario.
+    pub fn with_options(data: Arc<Data>, scenario: &str, options: Options) -> Result<(BlindSwords, State), String> {
         let index = data.scenario_index(scenario).ok_or_else(|| format!("no scenario `{scenario}`"))?;
         let sc = &data.scenarios[index];
         let start = setup::start(&data, sc);
@@ -46,7 +61,10 @@ impl BlindSwords {
             .filter_map(|u| data.catalog.unit(&u.id))
             .map(|c| [(c.starting().sp.halves(), c.starting().cr), (c.worn.sp.halves(), c.worn.cr)])
             .collect();
-        let rules = BlindSwords { data, scenario: index, chits, victory_hexes, towns, printed };
+        let (night, night_clock) = special::extra_turns(sc, options);
+        let turns = sc.turns + night;
+        let clock = sc.clock.iter().chain(&night_clock).cloned().collect();
+        let rules = BlindSwords { data, scenario: index, chits, victory_hexes, towns, printed, options, turns, clock };
         let mut state = start;
         sequence::advance(&rules, &mut state);
         Ok((rules, state))
@@ -76,10 +94,22 @@ impl BlindSwords {
         &self.towns
     }
 
-    /// The clock time of a turn.
+    /// The clock time of a turn (night turns included, EX 16.1g).
     #[must_use]
     pub fn clock(&self, turn: u16) -> &str {
-        self.scenario().clock.get(usize::from(turn).saturating_sub(1)).map_or("", String::as_str)
+        self.clock.get(usize::from(turn).saturating_sub(1)).map_or("", String::as_str)
+    }
+
+    /// The game's length in turns: the scenario's, and the night turns if chosen (EX 16.1g).
+    #[must_use]
+    pub fn turns(&self) -> u16 {
+        self.turns
+    }
+
+    /// The optional rules chosen.
+    #[must_use]
+    pub fn options(&self) -> Options {
+        self.options
     }
 
     /// Every chit of the scenario, sorted.
@@ -171,8 +201,8 @@ impl Rules for BlindSwords {
                 return Err(format!("brigade {} is On Hold and activated", b.id));
             }
         }
-        if state.turn > sc.turns {
-            return Err(format!("turn {} beyond the scenario's {}", state.turn, sc.turns));
+        if state.turn > self.turns {
+            return Err(format!("turn {} beyond the game's {}", state.turn, self.turns));
         }
         Ok(())
     }

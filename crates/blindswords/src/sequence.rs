@@ -26,6 +26,7 @@ use crate::retreat_step;
 use crate::rules::BlindSwords;
 use crate::scenario::{RuleKind, Trigger};
 use crate::setup::chit_side;
+use crate::special;
 use crate::state::{ix, other, side_id, Activator, MoveFor, Moving, Place, Stage, State};
 use crate::victory;
 use crate::withdraw;
@@ -152,14 +153,6 @@ fn idle(rules: &BlindSwords, state: &State, brigade: &str, order: Order, moved: 
     })
 }
 
-/// The order a movement is made under (`None`: artillery in the Artillery Phase).
-fn move_order(for_: &MoveFor) -> Option<Order> {
-    match for_ {
-        MoveFor::Artillery { .. } => None,
-        MoveFor::Brigade { order, .. } => Some(*order),
-    }
-}
-
 /// The hexes a unit set up "within N hexes of" a hex may take (EX 16.0; ruling PO11): in the
 /// radius, in play, free of the enemy and within stacking. When none fits, the radius grows one
 /// hex at a time (recorded in the prompt).
@@ -171,6 +164,9 @@ fn place_hexes(rules: &BlindSwords, state: &State, unit: usize) -> (Vec<Hex>, He
         crate::state::Line::Reinforcement(r) => (sc.reinforcement[r].near, sc.reinforcement[r].within),
     };
     let (Some(center), Some(radius)) = (center, radius) else { return (Vec::new(), Hex::new(0, 0), 0) };
+    if let Some((hexes, d)) = special::fallback_hexes(rules, state, unit) {
+        return (hexes, center, d);
+    }
     let side = state.units[unit].side;
     let board = Board::new(map, state);
     for r in radius..radius + 12 {
@@ -373,7 +369,15 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
             let u = &state.units[*unit];
             let (hexes, center, r) = place_hexes(rules, state, *unit);
             let options = hexes.iter().map(|h| Choice::new(format!("hex:{h}"), format!("{} in {h}", u.name))).collect();
-            decide(u.side, "place", format!("Place {} within {r} hexes of {center} (EX 16.0, PO11)", u.name), options)
+            let prompt = if special::fallback_hexes(rules, state, *unit).is_some() {
+                format!(
+                    "Place {} in a free hex within {r} hexes of Perryville: {center} is held by the enemy (EX 16.1c)",
+                    u.name
+                )
+            } else {
+                format!("Place {} within {r} hexes of {center} (EX 16.0, PO11)", u.name)
+            };
+            decide(u.side, "place", prompt, options)
         }
         Stage::KeyChit { side } => {
             let options = event_pool(rules, state, *side)
@@ -573,6 +577,9 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
         | Stage::HiddenEnemy { .. }
         | Stage::HiddenMoves { .. } => events::pending(rules, state).unwrap_or(Pending::Over),
         Stage::Withdraw { .. } => withdraw::pending(rules, state).unwrap_or(Pending::Over),
+        Stage::RightHookSecret | Stage::RightHookReveal { .. } | Stage::GreatGrandfather { .. } => {
+            special::pending(rules, state)
+        }
         Stage::TurnStart | Stage::Command | Stage::ReleaseManeuvers | Stage::Over => Pending::Over,
     }
 }
@@ -601,9 +608,10 @@ fn move_pending(
                 .map(|i| {
                     let u = &state.units[i];
                     let at = state.hex_of(i).map_or_else(|| "(to enter)".to_string(), |h| format!("in {h}"));
+                    let order = special::unit_order(rules, state, for_, i).unwrap_or(*order);
                     Choice::new(
                         format!("unit:{}", u.id),
-                        format!("{} {at}, MA {}", u.name, allowance(&data.charts, u.ty, *order)),
+                        format!("{} {at}, MA {}", u.name, allowance(&data.charts, u.ty, order)),
                     )
                 })
                 .collect();
@@ -626,7 +634,8 @@ fn move_pending(
         Some(m) => {
             let u = &state.units[m.unit];
             let here = state.hex_of(m.unit);
-            let mut options: Vec<Choice> = movement::steps(rules, state, m.unit, m.mp, m.first(), move_order(for_))
+            let order = special::unit_order(rules, state, for_, m.unit);
+            let mut options: Vec<Choice> = movement::steps(rules, state, m.unit, m.mp, m.first(), order)
                 .into_iter()
                 .map(|s| {
                     let left = (m.mp - s.cost.mp).max(0.0);
@@ -645,6 +654,7 @@ fn move_pending(
                     format!("Take up Skirmish Order: {entry} MP, {} left (EX 15.1)", m.mp - entry),
                 ));
             }
+            options.extend(special::exit_option(rules, state, m));
             options.push(Choice::new("stop", stop));
             decide(side, "move", format!("{who}: move {} ({} MP left; SR 10.3)", u.name, m.mp), options)
         }
@@ -693,7 +703,11 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
         }
         (Stage::Artillery { side, .. }, "move") => {
             let unit = state.unit_index(arg).ok_or_else(bad)?;
+            if !artillery_units(state, side).contains(&unit) {
+                return Err(bad());
+            }
             let mp = allowance(&rules.data().charts, state.units[unit].ty, Order::Maneuver);
+            special::mark_delay(rules, state, unit);
             state.stage = Stage::Move {
                 for_: MoveFor::Artillery { side },
                 moved: Vec::new(),
@@ -796,7 +810,10 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
         }
         (Stage::Move { for_, moved, current: None }, "unit") => {
             let unit = state.unit_index(arg).ok_or_else(bad)?;
-            let order = move_order(&for_).unwrap_or(Order::Maneuver);
+            if !matches!(&for_, MoveFor::Brigade { brigade, .. } if movable(state, brigade, &moved).contains(&unit)) {
+                return Err(bad());
+            }
+            let order = special::unit_order(rules, state, &for_, unit).unwrap_or(Order::Maneuver);
             let mp = allowance(&rules.data().charts, state.units[unit].ty, order);
             if mp <= 0.0 {
                 return Err(bad()); // Regroup: no movement (SR 8.5).
@@ -806,11 +823,13 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
         (Stage::Move { for_, .. }, "done") => finish_move(rules, state, &for_),
         (Stage::Move { for_, moved, current: Some(m) }, "hex") => {
             let h = hex_arg(arg)?;
-            let step = movement::steps(rules, state, m.unit, m.mp, m.first(), move_order(&for_))
+            let order = special::unit_order(rules, state, &for_, m.unit);
+            let step = movement::steps(rules, state, m.unit, m.mp, m.first(), order)
                 .into_iter()
                 .find(|s| s.hex == h)
                 .ok_or_else(bad)?;
             let from = state.hex_of(m.unit);
+            special::entering(state, m.unit);
             occupy(rules, state, m.unit, h);
             let mp = (m.mp - step.cost.mp).max(0.0);
             let next = Moving { mp, steps: m.steps + 1, ..m };
@@ -843,6 +862,13 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             state.stage = Stage::Move { for_, moved, current: None };
         }
         (Stage::Move { for_, moved, current: Some(m) }, "stop") => stop_unit(rules, state, for_, moved, &m),
+        (Stage::Move { for_, mut moved, current: Some(m) }, "exit") => {
+            special::exit_option(rules, state, &m).ok_or_else(bad)?;
+            special::exit(rules, state, m.unit);
+            moved.push(m.unit);
+            unit_done(rules, state, for_, moved, m.unit);
+        }
+        (Stage::RightHookSecret | Stage::RightHookReveal { .. }, _) => special::choose(rules, state, option)?,
         (Stage::Release { left, corps }, "release") => {
             if state.brigade(arg).is_none_or(|b| !b.on_hold) {
                 return Err(bad());
@@ -865,9 +891,13 @@ pub(crate) fn start_order(rules: &BlindSwords, state: &mut State, brigade: Strin
             let for_ = MoveFor::Brigade { brigade, order, by };
             state.stage = Stage::Move { for_, moved: Vec::new(), current: None };
         } else {
-            after_activation(rules, state, &by);
+            match special::free_maneuver_move(rules, state, &brigade, &by) {
+                Some(free) => state.stage = free,
+                None => after_activation(rules, state, &by),
+            }
         }
     } else {
+        special::movement_begins(rules, state, &brigade);
         state.stage = events::movement_start(state, MoveFor::Brigade { brigade, order, by });
     }
 }
@@ -908,8 +938,13 @@ fn stop_unit(rules: &BlindSwords, state: &mut State, for_: MoveFor, mut moved: V
     };
     state.note(text, "SR 10");
     moved.push(m.unit);
+    unit_done(rules, state, for_, moved, m.unit);
+}
+
+/// A unit's move is over: the next unit of the brigade, or the next Artillery Step.
+fn unit_done(rules: &BlindSwords, state: &mut State, for_: MoveFor, moved: Vec<usize>, unit: usize) {
     if let MoveFor::Artillery { .. } = for_ {
-        state.units[m.unit].acted = true;
+        state.units[unit].acted = true;
         finish_move(rules, state, &for_);
     } else {
         state.stage = Stage::Move { for_, moved, current: None };
@@ -948,7 +983,7 @@ pub(crate) fn after_activation(rules: &BlindSwords, state: &mut State, by: &Acti
 }
 
 /// Releases an On Hold brigade (EX 7.5b, 14.2b), with the On Hold units of its division.
-fn release(rules: &BlindSwords, state: &mut State, brigade: &str, maneuver: bool) {
+pub(crate) fn release(rules: &BlindSwords, state: &mut State, brigade: &str, maneuver: bool) {
     let division = rules.data().catalog.brigade(brigade).and_then(|b| b.division.clone());
     if let Some(b) = state.brigade_mut(brigade) {
         b.on_hold = false;
@@ -1005,18 +1040,38 @@ fn arrivals(rules: &BlindSwords, state: &mut State) {
         let ready = due
             && match line.trigger {
                 Trigger::Turn => line.turn.is_some(),
-                Trigger::Released => state
-                    .units
-                    .iter()
-                    .filter(|u| u.place == Place::NotYet(r))
-                    .all(|u| u.brigade.as_deref().is_none_or(|b| state.brigade(b).is_none_or(|s| !s.on_hold))),
+                Trigger::Released => true,
                 Trigger::IiCorpsReleased => ii_released,
                 Trigger::IiCorpsEnters => ii_entered,
             };
-        let arriving: Vec<usize> =
-            state.units.iter().enumerate().filter(|(_, u)| u.place == Place::NotYet(r)).map(|(i, _)| i).collect();
-        if !ready || arriving.is_empty() {
+        // A line of several brigades released one by one (EX 14.2b) brings each in on its release.
+        let released = |u: &crate::state::UnitState| {
+            line.trigger != Trigger::Released
+                || u.brigade.as_deref().is_none_or(|b| state.brigade(b).is_none_or(|s| !s.on_hold))
+        };
+        let arriving: Vec<usize> = state
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.place == Place::NotYet(r) && released(u))
+            .map(|(i, _)| i)
+            .collect();
+        if !ready || arriving.is_empty() || state.special.skipped.contains(&r) {
             continue;
+        }
+        let side = state.units[arriving[0]].side;
+        match special::arrival(rules, state, r, side) {
+            special::Arrival::Never => {
+                state.special.skipped.push(r);
+                let near = line.near.map(|h| h.to_string()).unwrap_or_default();
+                state.note(
+                    format!("{near} is held by the enemy and no hex near Perryville is free: these reinforcements never enter"),
+                    "EX 16.1c",
+                );
+                continue;
+            }
+            special::Arrival::Fallback => state.special.fallback.push(r),
+            special::Arrival::Near => {}
         }
         for &i in &arriving {
             if line.near.is_some() && line.within.is_some() {
@@ -1171,7 +1226,11 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
                         ),
                     );
                     if !events::offer_aggressive(rules, state, &chit, &brigade) {
-                        after_activation(rules, state, &Activator::Chit { chit });
+                        let by = Activator::Chit { chit };
+                        match special::free_maneuver_move(rules, state, &brigade, &by) {
+                            Some(free) => state.stage = free,
+                            None => after_activation(rules, state, &by),
+                        }
                     }
                 }
             }
@@ -1203,6 +1262,7 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
                 log(state, format!("Buell roll {}: the Buell Marker stays", dice[0]));
                 state.stage = Stage::ReleaseManeuvers;
             }
+            special::after_buell(rules, state);
         }
         Stage::ConfusionRoll { .. } => {
             let (order, text) =
@@ -1210,6 +1270,7 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
             log(state, text);
             events::apply_confusion(rules, state, order);
         }
+        Stage::GreatGrandfather { .. } => return special::roll(rules, state, dice),
         Stage::FireRoll { .. } | Stage::FireTest { .. } => {
             let text = combat_step::roll(rules, state, dice);
             log(state, text);
@@ -1296,11 +1357,18 @@ fn drawn(rules: &BlindSwords, state: &mut State, chit: String) {
 /// Runs the steps that need no decision nor roll until the game waits for one.
 pub fn advance(rules: &BlindSwords, state: &mut State) {
     for _ in 0..10_000 {
+        if special::interrupt(rules, state) {
+            return;
+        }
         if events::advance(rules, state) || withdraw::advance(rules, state) {
             continue;
         }
         let next = match &state.stage {
             Stage::TurnStart => {
+                if let Some(s) = special::before_turn(rules, state) {
+                    state.stage = s;
+                    return;
+                }
                 turn_start(rules, state);
                 continue;
             }
@@ -1364,7 +1432,16 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                 continue;
             }
             Stage::Move { for_, moved, current: Some(m) }
-                if movement::steps(rules, state, m.unit, m.mp, m.first(), move_order(for_)).is_empty() =>
+                if movement::steps(
+                    rules,
+                    state,
+                    m.unit,
+                    m.mp,
+                    m.first(),
+                    special::unit_order(rules, state, for_, m.unit),
+                )
+                .is_empty()
+                    && special::exit_option(rules, state, m).is_none() =>
             {
                 let (for_, moved, m) = (for_.clone(), moved.clone(), m.clone());
                 stop_unit(rules, state, for_, moved, &m);
@@ -1392,6 +1469,7 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                 }
                 let brigade = state.maneuvers.remove(0);
                 state.note(format!("{} takes its Maneuver activation", brigade_name(rules, &brigade)), "EX 14.2b");
+                special::movement_begins(rules, state, &brigade);
                 Stage::Move {
                     for_: MoveFor::Brigade { brigade, order: Order::Maneuver, by: Activator::Release },
                     moved: Vec::new(),
@@ -1409,6 +1487,7 @@ fn turn_start(rules: &BlindSwords, state: &mut State) {
     state.courier = false;
     let turn = state.turn;
     state.note(format!("Turn {turn}, {}", rules.clock(turn)), "SR 4.0");
+    special::turn_begins(state);
     for r in rules.scenario().rules() {
         if let RuleKind::TimedRelease { brigades, turn: t } = &r.kind {
             if *t == turn {
@@ -1470,13 +1549,21 @@ fn end_turn(rules: &BlindSwords, state: &mut State) {
     state.events = crate::state::EventState::default();
     for (side, vp, what) in victory::per_turn(rules, state) {
         state.vp[ix(side)] += vp;
+        special::awarded(state, side, vp);
         state.note(format!("{side} scores {vp} VP for {what}"), "SR 14.2");
+    }
+    if special::sudden_death(rules, state).is_some() {
+        game_over(rules, state);
+        return;
     }
     let track = &rules.data().charts.buell;
     state.stage = match state.buell_box {
         Some(b) if b + 1 < track.boxes().len() => Stage::BuellRoll,
         _ => Stage::ReleaseManeuvers,
     };
+    if state.stage == Stage::ReleaseManeuvers {
+        special::after_buell(rules, state);
+    }
 }
 
 /// SR 14.3-14.5: reset the activation markers, move the Broken Track, gather the chits, and
@@ -1496,15 +1583,20 @@ fn finish_turn(rules: &BlindSwords, state: &mut State) {
     }
     state.chits.fortunes = false;
     state.chits.out.sort();
-    if state.turn >= rules.scenario().turns {
-        state.stage = Stage::Over;
-        let score = victory::score(rules, state);
-        for line in &score.lines {
-            state.note(line.clone(), "EX 16");
-        }
-        state.note(format!("The game is over: {}", score.result), "SR 14.5");
+    if state.turn >= rules.turns() {
+        game_over(rules, state);
     } else {
         state.turn += 1;
         state.stage = Stage::TurnStart;
     }
+}
+
+/// The game ends: the score, itemised, goes in the log.
+fn game_over(rules: &BlindSwords, state: &mut State) {
+    state.stage = Stage::Over;
+    let score = victory::score(rules, state);
+    for line in &score.lines {
+        state.note(line.clone(), "EX 16");
+    }
+    state.note(format!("The game is over: {}", score.result), "SR 14.5");
 }

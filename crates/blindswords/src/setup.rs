@@ -168,6 +168,7 @@ pub fn start(data: &Data, sc: &Scenario) -> State {
         broken: [Vec::new(), Vec::new(), Vec::new()],
         vp: [0, 0],
         control: Vec::new(),
+        special: crate::special::Special::default(),
         log: Vec::new(),
     };
     for hex in victory::hexes(sc) {

@@ -53,6 +53,8 @@ pub enum Place {
     Broken(u8),
     /// Out of the game (SR 12.6, 12.8: artillery and Fragile units that break).
     Eliminated,
+    /// Left the map (SR 10.12; EX 16.4g): out of the game, not a loss.
+    Exited,
 }
 
 /// The scenario line a unit comes in by.
@@ -456,6 +458,18 @@ pub enum Stage {
         /// A unit that entered the emptied hex and may go one hex further.
         second: Option<usize>,
     },
+    /// Before turn 1: the Union picks the Right Hook marker's side, secretly (EX 16.3).
+    RightHookSecret,
+    /// After the Buell roll: the Union may reveal the Right Hook (EX 16.3).
+    RightHookReveal {
+        /// Where the game goes on.
+        next: Box<Stage>,
+    },
+    /// The roll for the unit of EX 16.1f, gone to the Broken Track.
+    GreatGrandfather {
+        /// Where the game goes on.
+        next: Box<Stage>,
+    },
     /// The game is over.
     Over,
 }
@@ -603,6 +617,8 @@ pub struct State {
     pub vp: [u32; 2],
     /// Control of the victory hexes: the side that last occupied each.
     pub control: Vec<(Hex, Side)>,
+    /// What the scenario special rules remember (`crate::special`).
+    pub special: crate::special::Special,
     /// The log.
     pub log: Vec<LogEntry>,
 }

@@ -6,7 +6,7 @@ use caisson_hexmap::Hex;
 
 use crate::catalog::Side;
 use crate::rules::BlindSwords;
-use crate::scenario::{ObjectiveCondition, Scenario, Victory};
+use crate::scenario::{Objective, ObjectiveCondition, Scenario, Victory};
 use crate::state::{ix, other, Place, State};
 
 /// Every hex the scenario's victory conditions look at.
@@ -25,23 +25,46 @@ pub fn hexes(sc: &Scenario) -> Vec<Hex> {
     out
 }
 
-/// The VP awarded in this End Turn Phase (SR 14.2): side, VP, and what for.
+/// The VP awarded in this End Turn Phase (SR 14.2): side, VP, and what for. None once
+/// Crittenden's Right Hook is revealed (EX 16.3).
 #[must_use]
 pub fn per_turn(rules: &BlindSwords, state: &State) -> Vec<(Side, u32, String)> {
     let Victory::Points { per_turn, .. } = &rules.scenario().victory else { return Vec::new() };
+    if state.special.hook_revealed {
+        return Vec::new();
+    }
     per_turn
         .iter()
         .filter_map(|t| state.controller(t.hex).map(|s| (s, u32::from(t.vp), format!("{} ({})", t.name, t.hex))))
         .collect()
 }
 
+/// Whether a unit is lost for victory: on the Broken Track or eliminated (EX 16.1, 16.4); a
+/// unit that left the map is neither.
+fn lost(place: Place) -> bool {
+    matches!(place, Place::Broken(_) | Place::Eliminated)
+}
+
 /// The Union and Confederate units broken (on the Broken Track) or eliminated, counted per side.
 fn losses(state: &State) -> [usize; 2] {
     let mut out = [0, 0];
-    for i in state.broken.iter().flatten() {
-        out[ix(state.units[*i].side)] += 1;
+    for u in state.units.iter().filter(|u| lost(u.place)) {
+        out[ix(u.side)] += 1;
     }
     out
+}
+
+/// Whether an end objective counts now (its condition, EX 16.1: 3440 only once a II Corps
+/// brigade has entered the map).
+#[must_use]
+pub fn counts(rules: &BlindSwords, state: &State, o: &Objective) -> bool {
+    let cat = &rules.data().catalog;
+    match o.only_if {
+        Some(ObjectiveCondition::IiCorpsEntered) => state.units.iter().any(|u| {
+            matches!(u.place, Place::Map(_) | Place::Exited) && cat.unit(&u.id).is_some_and(|c| c.wing == "ii-corps")
+        }),
+        None => true,
+    }
 }
 
 /// How the game stands by its victory conditions.
@@ -63,6 +86,10 @@ pub fn score(rules: &BlindSwords, state: &State) -> Score {
     let sc = rules.scenario();
     let cat = &rules.data().catalog;
     let mut lines = Vec::new();
+    if let Some(why) = &state.special.ended {
+        lines.push(format!("The game ended early: {why}"));
+        return Score { vp: state.vp, result: why.clone(), winner: None, lines };
+    }
     match &sc.victory {
         Victory::Control { side, hexes, need, otherwise, source } => {
             let held: Vec<Hex> = hexes.iter().copied().filter(|h| state.controller(*h) == Some(*side)).collect();
@@ -79,26 +106,23 @@ pub fn score(rules: &BlindSwords, state: &State) -> Score {
             for side in Side::BOTH {
                 lines.push(format!("{side}: {} VP from per-turn hexes (SR 14.2)", state.vp[ix(side)]));
             }
-            let ii_entered = state
-                .units
-                .iter()
-                .any(|u| matches!(u.place, Place::Map(_)) && cat.unit(&u.id).is_some_and(|c| c.wing == "ii-corps"));
             for o in objective {
-                let counts = match o.only_if {
-                    Some(ObjectiveCondition::IiCorpsEntered) => ii_entered,
-                    None => true,
-                };
-                if counts && state.controller(o.hex) == Some(o.side) {
+                if counts(rules, state, o) && state.controller(o.hex) == Some(o.side) {
                     vp[ix(o.side)] += u32::from(o.vp);
                     lines.push(format!("{}: {} VP for holding {}", o.side, o.vp, o.hex));
                 }
             }
-            for i in state.broken.iter().flatten() {
-                let u = &state.units[*i];
+            for u in state.units.iter().filter(|u| lost(u.place)) {
                 if cat.unit(&u.id).is_some_and(|c| c.starting().cr >= *loss_min_cr) {
                     vp[ix(other(u.side))] += u32::from(*loss_vp);
-                    lines.push(format!("{}: {loss_vp} VP for {} broken", other(u.side), u.name));
+                    let how = if u.place == Place::Eliminated { "eliminated" } else { "broken" };
+                    lines.push(format!("{}: {loss_vp} VP for {} {how}", other(u.side), u.name));
                 }
+            }
+            if let Some(side) = state.special.sudden_death {
+                let name = levels.iter().max_by_key(|l| l.margin).map_or("victory", |l| l.name.as_str());
+                lines.push(format!("{side} wins by Sudden Death (EX 16.1)"));
+                return Score { vp, result: format!("{side} {name} (Sudden Death)"), winner: Some(side), lines };
             }
             let (hi, lo) =
                 if vp[0] >= vp[1] { (Side::Union, Side::Confederate) } else { (Side::Confederate, Side::Union) };
@@ -113,17 +137,21 @@ pub fn score(rules: &BlindSwords, state: &State) -> Score {
         Victory::GreatDay { union_hexes, union_need, ratio, source, .. } => {
             let held = union_hexes.iter().filter(|h| state.controller(**h) == Some(Side::Union)).count();
             let [u_loss, c_loss] = losses(state);
-            // EX 16.4g exits are not yet enforced, so no unit of either side has left the map.
-            let exited = [0usize, 0];
+            let exited = crate::special::exits(state);
             let union_meets = held >= usize::from(*union_need) && exited[0] > exited[1];
-            // A ratio of broken units needs at least one Union unit broken to mean anything.
-            let confederate_meets = u_loss > 0 && u_loss >= usize::from(*ratio) * c_loss;
+            // A ratio needs at least one unit on its larger side to mean anything (PG12).
+            let confederate_meets = (u_loss > 0 && u_loss >= usize::from(*ratio) * c_loss)
+                || (exited[1] > 0 && exited[1] >= usize::from(*ratio) * exited[0]);
             lines.push(format!(
                 "Union holds {held} of {} (needs {union_need}) and must exit more units ({source})",
                 union_hexes.len()
             ));
             lines.push(format!(
                 "Broken or eliminated: Union {u_loss}, Confederate {c_loss} (Confederates need {ratio} to 1)"
+            ));
+            lines.push(format!(
+                "Exited (EX 16.4g): Union {}, Confederate {} (Confederates need {ratio} to 1)",
+                exited[0], exited[1]
             ));
             let (result, winner) = match (union_meets, confederate_meets) {
                 (true, false) => ("Union victory".to_string(), Some(Side::Union)),

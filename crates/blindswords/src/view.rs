@@ -33,6 +33,7 @@ pub fn view(rules: &BlindSwords, state: &State, side: Option<Side>) -> Value {
                 Place::Broken(0) => json!("broken track: available"),
                 Place::Broken(n) => json!(format!("broken track: box {n}")),
                 Place::Eliminated => json!("eliminated"),
+                Place::Exited => json!("exited"),
             };
             json!({
                 "id": u.id, "name": u.name, "side": side_id(u.side), "type": u.ty, "brigade": u.brigade,
@@ -76,7 +77,7 @@ pub fn view(rules: &BlindSwords, state: &State, side: Option<Side>) -> Value {
         "scenario": state.scenario,
         "map": map::MAP_IDS[0],
         "turn": state.turn,
-        "turns": rules.scenario().turns,
+        "turns": rules.turns(),
         "clock": rules.clock(state.turn),
         "stage": stage_name(&state.stage),
         "chit_puller": side_id(puller(state.turn)),
@@ -92,6 +93,8 @@ pub fn view(rules: &BlindSwords, state: &State, side: Option<Side>) -> Value {
         "mccook_on_buell": state.chits.on_buell.is_some(),
         "chaos": state.chaos,
         "broken_track": state.broken,
+        "right_hook": crate::special::hook_view(rules, state, side),
+        "exited": crate::special::exits(state),
         "control": state.control.iter().map(|(h, s)| json!({ "hex": h, "side": side_id(*s) })).collect::<Vec<_>>(),
         "score": { "result": score.result, "lines": score.lines },
         "log": state.log,
@@ -126,7 +129,11 @@ pub fn stage_name(stage: &Stage) -> &'static str {
         Stage::Move { .. } => "movement",
         Stage::Aftermath { .. } => "retreat",
         Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. } => "close-combat",
-        Stage::BuellRoll | Stage::Release { .. } | Stage::ReleaseManeuvers => "end-turn",
+        Stage::BuellRoll | Stage::Release { .. } | Stage::ReleaseManeuvers | Stage::RightHookReveal { .. } => {
+            "end-turn"
+        }
+        Stage::RightHookSecret => "set-up",
+        Stage::GreatGrandfather { .. } => "broken-track",
         Stage::Over => "over",
     }
 }
@@ -139,7 +146,7 @@ pub fn summary(rules: &BlindSwords, state: &State) -> String {
         "{} — turn {}/{} ({}), {}; cup {} chits; VP Union {} Confederate {}\n",
         sc.name,
         state.turn,
-        sc.turns,
+        rules.turns(),
         rules.clock(state.turn),
         stage_name(&state.stage),
         state.chits.cup.len(),

@@ -27,6 +27,11 @@ fn secrets(rules: &BlindSwords, state: &State, side: usize) -> Vec<String> {
         .filter_map(|c| cat.chit(c).map(|c| c.name.as_str()))
         .collect();
     let mut out = Vec::new();
+    // EX 16.3: the side of the Union's Right Hook marker, until revealed.
+    if side == 0 && state.special.hook.is_some() && !state.special.hook_revealed {
+        out.push("\"right_hook\":\"right-hook\"".to_string());
+        out.push("\"right_hook\":\"no-right-hook\"".to_string());
+    }
     for id in state.chits.held[side].iter().chain(state.chits.key[side].iter()) {
         out.push(format!("\"{id}\""));
         if let Some(c) = cat.chit(id) {
@@ -60,7 +65,10 @@ fn play(scenario: &str, seed: u64, hidden: bool) -> (usize, String) {
     }
     g.check().unwrap_or_else(|e| panic!("{scenario} seed {seed} at the end: {e}"));
     let state = g.state();
-    assert_eq!(state.turn, g.rules().scenario().turns, "{scenario} seed {seed} ends on its last turn");
+    assert!(
+        state.turn == g.rules().turns() || state.special.sudden_death.is_some(),
+        "{scenario} seed {seed} ends on its last turn, or earlier by Sudden Death (EX 16.1)"
+    );
     let result = caisson_blindswords::victory::score(g.rules(), state).result;
     (steps, result)
 }
@@ -104,4 +112,29 @@ fn key_chit_is_secret() {
     assert!(union.contains(&format!("\"{id}\"")));
     assert!(!confederate.contains(&format!("\"{id}\"")));
     assert!(confederate.contains("\"hidden\""));
+}
+
+/// EX 16.3: through the first turn of Crittenden's Right Hook, to the reveal decision and past
+/// it, the Confederate view never shows the side of the Union's marker nor his secret chits
+/// (every tenth step: a debug build serialises the views slowly).
+#[test]
+fn views_never_show_the_right_hook_marker() {
+    for (seed, pick) in [(21, "hook:right-hook"), (22, "hook:no-right-hook")] {
+        let mut g = game("pv-16-3", seed, DiceMode::Seeded);
+        g.choose(pick).expect("the secret marker");
+        let mut dice = Dice::new(seed);
+        let mut steps = 0;
+        while g.state().turn == 1 {
+            let d = g.pending().expect("a decision");
+            if steps % 10 == 0 || d.kind == "right-hook" {
+                let text = serde_json::to_string(&g.rules().view(g.state(), Some("confederate"))).unwrap_or_default();
+                for s in secrets(g.rules(), g.state(), 0) {
+                    assert!(!text.contains(&s), "seed {seed}: the Confederate view shows {s}");
+                }
+            }
+            let id = random_choice(&d, &mut dice).to_string();
+            g.choose(&id).unwrap_or_else(|e| panic!("seed {seed}: {id}: {e}"));
+            steps += 1;
+        }
+    }
 }
