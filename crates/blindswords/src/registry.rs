@@ -74,8 +74,9 @@ pub fn load_game(save: &Save) -> Result<Box<dyn DynGame>, SaveError> {
 
 /// The rules of this version that are not enforced, for every scenario.
 pub const NOT_ENFORCED: &[&str] = &[
-    "a brigade's own Fire Combat Step and Close Combat are not yet enforced: an Attack order's brigade may move adjacent to the enemy, but only artillery fires (SR 9, 11)",
-    "artillery fire in the Artillery Step is enforced with its Fire Combat Cohesion Test (depletion, Morale Hits, Break Tests, the Broken Track boxes); the retreats and Panic a test orders are logged but not carried out, and On Hold batteries do not fire (SR 6.2, 12.1, 12.3, EX 6.5e)",
+    "Close Combat is not yet enforced: an Attack order's brigade fires and may move adjacent to the enemy, but never assaults (SR 11)",
+    "a brigade's Fire Combat Step and Opportunity Fire are enforced, but combined fire from two adjacent hexes and Flanking Fire are not offered, and a Wayward Move draws no Opportunity Fire (SR 9.1e, 9.3c, 10.7, EX 7.3b)",
+    "fire (the Artillery Step's, a brigade's, Opportunity Fire) is enforced with its Fire Combat Cohesion Test (depletion, Morale Hits, Break Tests, the Broken Track boxes); the retreats and Panic a test orders are logged but not carried out, and On Hold batteries do not fire in the Artillery Step (SR 6.2, 12.1, 12.3, EX 6.5e)",
     "rally and rebuild not yet enforced, and broken units never leave the Broken Track (SR 12.8, 13; the Artillery Rally Step is skipped)",
     "event chits are drawn and held, but playing them is not yet enforced (SR 7.1, 7.3, 14.1); A. McCook's Rally Event use likewise",
     "taking up or leaving Skirmish Order is not yet offered (EX 15.1); skirmishers' movement and stacking are enforced",

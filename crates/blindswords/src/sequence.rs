@@ -4,12 +4,13 @@
 //! the activated brigade's Orders and Movement Steps (SR 8, 10) and the End Turn Phase (SR 14:
 //! per-turn VP, the Buell roll and releases of EX 14.2, the Broken Track, the next turn).
 //!
-//! The Artillery Step offers moving or firing a battery (the fire itself is played by
-//! [`crate::combat_step`]). Not yet enforced: a brigade's Fire Combat Step, Close Combat, the
-//! retreats and Panic of cohesion tests, and rally (SR 9, 11-13, written in their own modules),
-//! so an Attack order resolves no combat, Regroup rallies nobody and a Limited Activation does
-//! nothing; and event chits are drawn and held but not played (their effects are combat and
-//! rally effects).
+//! The Artillery Step offers moving or firing a battery; an Attack or Defend order, and a
+//! Limited Activation, open the brigade's Fire Combat Step before its Movement Step (SR 4.0 4b,
+//! ruling A-01b); a step out of a hex next to the enemy first offers the enemy Opportunity Fire
+//! (SR 10.7). The fires themselves are played by [`crate::combat_step`]. Not yet enforced: Close
+//! Combat, the retreats and Panic of cohesion tests, and rally (SR 11-13, written in their own
+//! modules), so an Attack order assaults nobody and Regroup rallies nobody; and event chits are
+//! drawn and held but not played (their effects are combat and rally effects).
 
 use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, LogEntry, Modifier, Pending, RollRecord, RollRequest, RuleError};
@@ -518,7 +519,7 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
                             d.infantry,
                             d.cavalry,
                             if d.engage { ", may engage" } else { ", may not engage" },
-                            if *o == Order::Attack { " (fire and close combat not yet enforced)" } else { "" }
+                            if *o == Order::Attack { " (close combat not yet enforced)" } else { "" }
                         ),
                     };
                     Choice::new(format!("order:{}", format!("{o:?}").to_lowercase()), label)
@@ -541,9 +542,11 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
                 .collect();
             decide(Side::Union, "release", format!("Release {left} more On Hold brigade(s) (EX 14.2b)"), options)
         }
-        Stage::FireLead { .. } | Stage::FireRoll { .. } | Stage::FireTest { .. } => {
-            combat_step::pending(rules, state).unwrap_or(Pending::Over)
-        }
+        Stage::FireLead { .. }
+        | Stage::FireRoll { .. }
+        | Stage::FireTest { .. }
+        | Stage::FireStep { .. }
+        | Stage::OppFire { .. } => combat_step::pending(rules, state).unwrap_or(Pending::Over),
         Stage::TurnStart | Stage::Command | Stage::ReleaseManeuvers | Stage::Over => Pending::Over,
     }
 }
@@ -655,7 +658,13 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             let unit = state.unit_index(unit).ok_or_else(bad)?;
             combat_step::start_fire(rules, state, unit, hex_arg(hex)?)?;
         }
-        (Stage::FireLead { .. } | Stage::FireTest { .. }, _) => combat_step::choose(rules, state, option)?,
+        (Stage::FireLead { .. } | Stage::FireTest { .. }, _)
+        | (Stage::FireStep { .. } | Stage::OppFire { .. }, "fire") => combat_step::choose(rules, state, option)?,
+        (Stage::FireStep { brigade, order, by, .. }, "done") => end_fire_step(rules, state, brigade, order, by),
+        (Stage::OppFire { for_, moved, moving, to, .. }, "let-go") => {
+            state.note(format!("{} is let go", state.units[moving.unit].name), "SR 10.7");
+            step_on(rules, state, for_, moved, &moving, to);
+        }
         (Stage::Chaos { affected }, "hex") => {
             let h = hex_arg(arg)?;
             state.chaos = Some(h);
@@ -721,6 +730,8 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             if order == Order::Regroup {
                 state.note("Regroup: no movement; rally is not yet enforced", "SR 8.5");
                 after_activation(rules, state, &by);
+            } else if rules.data().charts.orders.details(order).fire {
+                state.stage = Stage::FireStep { brigade, order: Some(order), by, fired: Vec::new() };
             } else {
                 state.stage =
                     Stage::Move { for_: MoveFor::Brigade { brigade, order, by }, moved: Vec::new(), current: None };
@@ -735,14 +746,18 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
         (Stage::Move { for_, .. }, "done") => finish_move(rules, state, &for_),
         (Stage::Move { for_, moved, current: Some(m) }, "hex") => {
             let h = hex_arg(arg)?;
-            let step = movement::steps(rules, state, m.unit, m.mp, m.steps == 0, move_order(&for_))
-                .into_iter()
-                .find(|s| s.hex == h)
-                .ok_or_else(bad)?;
-            occupy(rules, state, m.unit, h);
-            let mp = (m.mp - step.cost.mp).max(0.0);
-            state.stage = Stage::Move { for_, moved, current: Some(Moving { unit: m.unit, mp, steps: m.steps + 1 }) };
-            check_hold_triggers(rules, state, m.unit);
+            if !movement::steps(rules, state, m.unit, m.mp, m.steps == 0, move_order(&for_)).iter().any(|s| s.hex == h)
+            {
+                return Err(bad());
+            }
+            match state.hex_of(m.unit) {
+                Some(from) if combat_step::opportunity_due(rules, state, m.unit, from) => {
+                    let u = &state.units[m.unit];
+                    state.note(format!("{} announces a move from {from} to {h}", u.name), "SR 10.7");
+                    state.stage = Stage::OppFire { for_, moved, moving: m, from, to: h, fired: Vec::new() };
+                }
+                _ => step_on(rules, state, for_, moved, &m, h),
+            }
         }
         (Stage::Move { for_, moved, current: Some(m) }, "stop") => stop_unit(rules, state, for_, moved, &m),
         (Stage::Release { left, corps }, "release") => {
@@ -784,7 +799,8 @@ fn after_key(rules: &BlindSwords, side: Side) -> Stage {
     }
 }
 
-fn stop_unit(rules: &BlindSwords, state: &mut State, for_: MoveFor, mut moved: Vec<usize>, m: &Moving) {
+/// A unit's move ends: the next unit of the brigade, or the end of the artillery's move.
+pub(crate) fn stop_unit(rules: &BlindSwords, state: &mut State, for_: MoveFor, mut moved: Vec<usize>, m: &Moving) {
     let u = &state.units[m.unit];
     let text = match state.hex_of(m.unit) {
         Some(h) if m.steps > 0 => format!("{} moves to {h}", u.name),
@@ -798,6 +814,33 @@ fn stop_unit(rules: &BlindSwords, state: &mut State, for_: MoveFor, mut moved: V
         finish_move(rules, state, &for_);
     } else {
         state.stage = Stage::Move { for_, moved, current: None };
+    }
+}
+
+/// The moving unit enters `to`, if it still may (SR 10.3; after Opportunity Fire its state may
+/// have changed), else its move ends where it is.
+fn step_on(rules: &BlindSwords, state: &mut State, for_: MoveFor, moved: Vec<usize>, m: &Moving, to: Hex) {
+    let step =
+        movement::steps(rules, state, m.unit, m.mp, m.steps == 0, move_order(&for_)).into_iter().find(|s| s.hex == to);
+    let Some(step) = step else {
+        stop_unit(rules, state, for_, moved, m);
+        return;
+    };
+    occupy(rules, state, m.unit, to);
+    let mp = (m.mp - step.cost.mp).max(0.0);
+    state.stage = Stage::Move { for_, moved, current: Some(Moving { unit: m.unit, mp, steps: m.steps + 1 }) };
+    check_hold_triggers(rules, state, m.unit);
+}
+
+/// The Fire Combat Step is over: the Movement Step under the brigade's order (SR 4.0 4c), or,
+/// after a Limited Activation, the end of the activation (ruling A-01b).
+fn end_fire_step(rules: &BlindSwords, state: &mut State, brigade: String, order: Option<Order>, by: Activator) {
+    match order {
+        Some(order) => {
+            state.stage =
+                Stage::Move { for_: MoveFor::Brigade { brigade, order, by }, moved: Vec::new(), current: None };
+        }
+        None => after_activation(rules, state, &by),
     }
 }
 
@@ -1042,12 +1085,13 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
                     log(
                         state,
                         format!(
-                            "{}: {} against {r}: Limited Activation, no order; its only action is fire, not yet enforced",
+                            "{}: {} against {r}: Limited Activation, no order; its only action is fire (ruling A-01b)",
                             brigade_name(rules, &brigade),
                             dice[0]
                         ),
                     );
-                    after_activation(rules, state, &Activator::Chit { chit });
+                    let by = Activator::Chit { chit };
+                    state.stage = Stage::FireStep { brigade, order: None, by, fired: Vec::new() };
                 }
             }
         }
@@ -1212,6 +1256,18 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
             {
                 let (for_, moved, m) = (for_.clone(), moved.clone(), m.clone());
                 stop_unit(rules, state, for_, moved, &m);
+                continue;
+            }
+            Stage::FireStep { brigade, order, by, .. } if combat_step::brigade_fires(rules, state).is_empty() => {
+                let (brigade, order, by) = (brigade.clone(), *order, by.clone());
+                end_fire_step(rules, state, brigade, order, by);
+                continue;
+            }
+            Stage::OppFire { for_, moved, moving, to, .. }
+                if combat_step::opportunity_fires(rules, state).is_empty() =>
+            {
+                let (for_, moved, moving, to) = (for_.clone(), moved.clone(), moving.clone(), *to);
+                step_on(rules, state, for_, moved, &moving, to);
                 continue;
             }
             Stage::Release { left, corps } if *left == 0 || release_options(rules, state, corps).is_empty() => {

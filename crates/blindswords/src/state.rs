@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::catalog::{Side, UnitType};
 use crate::charts::Order;
+use crate::fire::FireKind;
 
 /// A side as an index into per-side arrays: Union 0, Confederate 1.
 #[must_use]
@@ -251,6 +252,34 @@ pub enum Stage {
         /// The test's two dice, then the Break Test dice, as rolled.
         dice: Vec<u8>,
     },
+    /// The Fire Combat Step of an activated brigade (SR 4.0 4b, 9.0): its units fire, alone or
+    /// combined, each at most once (SR 9.1), before it moves.
+    FireStep {
+        /// The brigade.
+        brigade: String,
+        /// Its order; `None`: a Limited Activation, which only fires (ruling A-01b).
+        order: Option<Order>,
+        /// How it was activated.
+        by: Activator,
+        /// Units that have fired in this step.
+        fired: Vec<usize>,
+    },
+    /// Opportunity Fire (SR 10.7): `mover` has announced a step out of a hex adjacent to the
+    /// enemy, who may fire at it first from the adjacent hexes.
+    OppFire {
+        /// What the movement serves.
+        for_: MoveFor,
+        /// Units that have moved.
+        moved: Vec<usize>,
+        /// The unit moving, before its step.
+        moving: Moving,
+        /// The hex it leaves.
+        from: Hex,
+        /// The hex it means to enter.
+        to: Hex,
+        /// Enemy units that have fired at it on this step.
+        fired: Vec<usize>,
+    },
     /// Chit Draw Phase: the next chit is drawn (SR 7.3).
     Draw,
     /// Fog of War: the non-pulling player rolls (SR 7.3b).
@@ -316,6 +345,18 @@ pub enum Stage {
     Over,
 }
 
+/// A fire by other units than one battery of the Artillery Step, while its fire stages
+/// ([`Stage::FireLead`], [`Stage::FireRoll`], [`Stage::FireTest`]) play it out.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Volley {
+    /// Every unit firing (the stages' `firer` is the first).
+    pub firers: Vec<usize>,
+    /// Why they fire: a brigade's Fire Combat Step or Opportunity Fire.
+    pub kind: FireKind,
+    /// The stage the game returns to once the fire is over.
+    pub then: Stage,
+}
+
 /// The whole changeable state.
 #[derive(Clone, Debug, Serialize)]
 pub struct State {
@@ -325,6 +366,8 @@ pub struct State {
     pub turn: u16,
     /// Where the game waits.
     pub stage: Stage,
+    /// The fire being played out, when it is not a battery's in the Artillery Step.
+    pub volley: Option<Volley>,
     /// Units, in scenario order.
     pub units: Vec<UnitState>,
     /// Brigades of the scenario.

@@ -117,7 +117,8 @@ pub fn stage_name(stage: &Stage) -> &'static str {
         | Stage::Mccook
         | Stage::BuellCommands => "chit-draw",
         Stage::Orders { .. } => "orders",
-        Stage::Move { .. } => "movement",
+        Stage::FireStep { .. } => "fire-combat",
+        Stage::Move { .. } | Stage::OppFire { .. } => "movement",
         Stage::BuellRoll | Stage::Release { .. } | Stage::ReleaseManeuvers => "end-turn",
         Stage::Over => "over",
     }
