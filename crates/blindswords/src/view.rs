@@ -78,7 +78,7 @@ pub fn view(rules: &BlindSwords, state: &State, side: Option<Side>) -> Value {
         "turn": state.turn,
         "turns": rules.scenario().turns,
         "clock": rules.clock(state.turn),
-        "stage": stage_name(&state.stage),
+        "stage": stage_name(phase_stage(state)),
         "chit_puller": side_id(puller(state.turn)),
         "units": units,
         "brigades": brigades,
@@ -96,6 +96,12 @@ pub fn view(rules: &BlindSwords, state: &State, side: Option<Side>) -> Value {
         "score": { "result": score.result, "lines": score.lines },
         "log": state.log,
     })
+}
+
+/// The stage that names the phase: a fire in progress other than a battery's belongs to the
+/// stage it returns to (a brigade's Fire Combat Step, or the movement it interrupts).
+fn phase_stage(state: &State) -> &Stage {
+    state.volley.as_ref().map_or(&state.stage, |v| &v.then)
 }
 
 /// The stage's name, for front ends.
@@ -134,7 +140,7 @@ pub fn summary(rules: &BlindSwords, state: &State) -> String {
         state.turn,
         sc.turns,
         rules.clock(state.turn),
-        stage_name(&state.stage),
+        stage_name(phase_stage(state)),
         state.chits.cup.len(),
         state.vp[0],
         state.vp[1]

@@ -10,7 +10,7 @@ use caisson_blindswords::setup::Data;
 use caisson_blindswords::state::{Activator, MoveFor, Moving, Place, Stage, State};
 use caisson_blindswords::BlindSwords;
 use caisson_hexmap::{Hex, Hexside, TacticalTerrain};
-use caisson_kernel::{DiceMode, Game, Setup};
+use caisson_kernel::{DiceMode, Game, Rules, Setup};
 
 /// A hex of Perryville town and a clear neighbour, with no fence on the hexside between them.
 fn town_and_neighbour(rules: &BlindSwords) -> (Hex, Hex) {
@@ -104,6 +104,8 @@ fn sr_9_3_fire_example_in_a_brigade_fire_step() {
     assert!(d.options.iter().any(|c| c.id == "done"), "the step may end without firing");
     g.choose(&id).expect("fire");
     assert!(matches!(g.state().stage, Stage::FireRoll { .. }), "{:?}", g.state().stage);
+    let view = g.rules().view(g.state(), Some("union"));
+    assert_eq!(view["stage"], "fire-combat", "the fire belongs to the Fire Combat Step, not the Artillery Phase");
     dice(&mut g, &[6, 2]);
     let logged = g.state().log.iter().rev().find(|e| e.roll.is_some()).expect("the d66 logged").text.clone();
     assert!(logged.contains("column 1, roll 62: - | 0-1 | 2-4"), "{logged}");
