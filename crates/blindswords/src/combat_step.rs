@@ -2,18 +2,23 @@
 //! [`crate::cohesion`] fed from the game state, their dice asked through [`RollRequest`]s and
 //! their results written back.
 //!
-//! Enforced: the artillery fire of the Artillery Step (SR 6.2): each legal target offered with
-//! its preview (SP, column, itemised shifts), the owner's pick of the Lead Unit among ties
-//! (SR 9.2), the d66 on the CRT (SR 9.3), and the Fire Combat Cohesion Test it calls for with its
-//! Break Test dice (SR 12.1, 12.6): depletion, the Battleworn flip, Morale Hits and units broken to
-//! the Broken Track or eliminated; the retreats and Panic it orders are then played by
-//! [`crate::retreat_step`]. Not yet enforced: a brigade's own Fire Combat Step and rally.
+//! Enforced: the artillery fire of the Artillery Step (SR 6.2), a brigade's Fire Combat Step
+//! (SR 9.0-9.3: each unit alone or combined with units of its hex, each once) and Opportunity
+//! Fire at a unit leaving a hex next to the enemy (SR 10.7: half SP, the mover the Lead Unit,
+//! never at a skirmisher, EX 15.3): each legal target offered with its preview (SP, column,
+//! itemised shifts), the owner's pick of the Lead Unit among ties (SR 9.2), the d66 on the CRT
+//! (SR 9.3), and the Fire Combat Cohesion Test it calls for with its Break Test dice (SR 12.1,
+//! 12.6): depletion, the Battleworn flip, Morale Hits and units broken to the Broken Track or
+//! eliminated; the retreats and Panic it orders are then played by [`crate::retreat_step`]. A
+//! fire other than a battery's is a [`Volley`] that knows the stage to return to ([`fired`]).
+//! Not yet enforced: combined fire from two adjacent hexes and Flanking Fire.
 
 use caisson_hexmap::algorithms::LineStep;
 use caisson_hexmap::{Hex, Hexside, TacticalTerrain};
 use caisson_kernel::{Choice, Decision, Pending, RollRequest, RuleError};
 
 use crate::catalog::{Side, UnitType};
+use crate::charts::Order;
 use crate::charts::D66;
 use crate::cohesion::{self, CombatUnit, FireTest, Morale, Nearby, Need, Stack};
 use crate::fire::{self, FireAssessment, FireInput, FireKind, Firer, Over, Target};
@@ -21,7 +26,7 @@ use crate::los;
 use crate::movement::terrain_key;
 use crate::retreat_step;
 use crate::rules::BlindSwords;
-use crate::state::{other, side_id, Aftermath, Place, RetreatOrder, Stage, State, Then};
+use crate::state::{other, side_id, Aftermath, Place, RetreatOrder, Stage, State, Then, Volley};
 
 /// The Morale Hit marker a unit carries (SR 12.5): the hits counted, or the Shaken status it set
 /// up with.
@@ -86,48 +91,61 @@ fn entries(line: &[LineStep]) -> Vec<Hex> {
     }
 }
 
-/// The fire of battery `firer` at `target` with Lead Unit `lead` (an index into the target's
-/// stack), as [`fire::assess`] wants it; `None` when the line of sight cannot be traced.
-fn fire_input(rules: &BlindSwords, state: &State, firer: usize, target: Hex, lead: usize) -> Option<FireInput> {
+/// The fire of `firers` at `target` with Lead Unit `lead` (an index into the target's stack),
+/// as [`fire::assess`] wants it; `None` when a line of sight cannot be traced.
+fn fire_input(
+    rules: &BlindSwords,
+    state: &State,
+    firers: &[usize],
+    kind: FireKind,
+    target: Hex,
+    lead: usize,
+) -> Option<FireInput> {
     let map = &rules.data().map;
-    let u = &state.units[firer];
-    let Place::Map(from) = u.place else { return None };
-    let line = los::line_of_sight(map, from, target, |h| state.units_at(h).next().is_some()).ok()?;
-    let c = bare_unit(rules, state, firer)?;
-    let over = line
-        .over_units
-        .iter()
-        .map(|h| Over {
-            friendly: state.occupant(*h) == Some(u.side),
-            adjacent_to_target: map.distance(*h, target) == 1,
-        })
-        .collect();
-    let brigade_hold = u.brigade.as_deref().and_then(|b| state.brigade(b)).is_some_and(|b| b.on_hold);
-    let f = Firer {
-        id: u.id.clone(),
-        side: u.side,
-        ty: u.ty,
-        brigade: u.brigade.clone(),
-        hex: from,
-        sp: c.printed_sp(),
-        morale: c.morale,
-        weapon: c.weapon,
-        range: u32::from(map.distance(from, target)),
-        sight: line.sight,
-        over,
-        skirmish: u.skirmish,
-        in_woods: map.tactical(from) == Some(TacticalTerrain::Woods),
-        on_hold: u.on_hold || brigade_hold,
-        chaos: c.chaos,
-        attacked_by_cavalry: false,
-    };
+    let mut out = Vec::new();
+    let mut fence = None;
+    for &i in firers {
+        let u = &state.units[i];
+        let Place::Map(from) = u.place else { return None };
+        let line = los::line_of_sight(map, from, target, |h| state.units_at(h).next().is_some()).ok()?;
+        let c = bare_unit(rules, state, i)?;
+        let over = line
+            .over_units
+            .iter()
+            .map(|h| Over {
+                friendly: state.occupant(*h) == Some(u.side),
+                adjacent_to_target: map.distance(*h, target) == 1,
+            })
+            .collect();
+        let brigade_hold = u.brigade.as_deref().and_then(|b| state.brigade(b)).is_some_and(|b| b.on_hold);
+        // EX 9.3 iv (ruling A-16): the target directly behind a fence the line of fire crosses.
+        fence = fence.or_else(|| {
+            entries(&line.line).into_iter().find_map(|e| {
+                let side = map.hexside(e, target);
+                [Hexside::STONE_FENCE, Hexside::WOOD_FENCE].into_iter().find(|f| side.contains(*f))
+            })
+        });
+        out.push(Firer {
+            id: u.id.clone(),
+            side: u.side,
+            ty: u.ty,
+            brigade: u.brigade.clone(),
+            hex: from,
+            sp: c.printed_sp(),
+            morale: c.morale,
+            weapon: c.weapon,
+            range: u32::from(map.distance(from, target)),
+            sight: line.sight,
+            over,
+            skirmish: u.skirmish,
+            in_woods: map.tactical(from) == Some(TacticalTerrain::Woods),
+            on_hold: u.on_hold || brigade_hold,
+            chaos: c.chaos,
+            attacked_by_cavalry: false,
+        });
+    }
     let (stack, _) = stack_at(rules, state, target);
     let lead_unit = stack.units.get(lead)?;
-    // EX 9.3 iv (ruling A-16): the target directly behind a fence the line of fire crosses.
-    let fence = entries(&line.line).into_iter().find_map(|e| {
-        let side = map.hexside(e, target);
-        [Hexside::STONE_FENCE, Hexside::WOOD_FENCE].into_iter().find(|f| side.contains(*f))
-    });
     let t = Target {
         hex: target,
         terrain: map.tactical(target).map_or("clear", terrain_key).to_string(),
@@ -135,12 +153,28 @@ fn fire_input(rules: &BlindSwords, state: &State, firer: usize, target: Hex, lea
         lead_cavalry: lead_unit.ty == UnitType::Cavalry,
         lead_skirmish: lead_unit.skirmish,
     };
-    Some(FireInput { kind: FireKind::Artillery, firers: vec![f], target: t, flanking: false })
+    Some(FireInput { kind, firers: out, target: t, flanking: false })
+}
+
+/// The units firing in a fire stage whose first firer is `firer`, and why: the volley's, or the
+/// battery alone in the Artillery Step.
+fn shot(state: &State, firer: usize) -> (Vec<usize>, FireKind) {
+    match &state.volley {
+        Some(v) => (v.firers.clone(), v.kind),
+        None => (vec![firer], FireKind::Artillery),
+    }
 }
 
 /// The assessment of a fire, if it is legal (SR 9.1-9.3).
-fn assessment(rules: &BlindSwords, state: &State, firer: usize, target: Hex, lead: usize) -> Option<FireAssessment> {
-    let input = fire_input(rules, state, firer, target, lead)?;
+fn assessment(
+    rules: &BlindSwords,
+    state: &State,
+    firers: &[usize],
+    kind: FireKind,
+    target: Hex,
+    lead: usize,
+) -> Option<FireAssessment> {
+    let input = fire_input(rules, state, firers, kind, target, lead)?;
     fire::assess(&rules.data().charts, &input).ok()
 }
 
@@ -168,29 +202,153 @@ pub fn preview(rules: &BlindSwords, a: &FireAssessment) -> String {
 /// reach whose fire [`fire::assess`] allows and that has a column to roll on, with its preview.
 #[must_use]
 pub fn artillery_fires(rules: &BlindSwords, state: &State, firer: usize) -> Vec<(Hex, String)> {
-    let u = &state.units[firer];
-    let Place::Map(from) = u.place else { return Vec::new() };
-    let Some(c) = bare_unit(rules, state, firer) else { return Vec::new() };
-    let far = reach(rules, &c);
+    targets(rules, state, &[firer], FireKind::Artillery, None)
+}
+
+/// The hexes `firers` may fire at together, with each fire's preview: every enemy hex in reach
+/// of them all (only `only` when given) whose fire [`fire::assess`] allows with a column to roll
+/// on. The Lead Unit of the preview is `lead` (Opportunity Fire's moving unit, SR 10.7) or the
+/// first of the largest units (SR 9.2).
+fn targets(
+    rules: &BlindSwords,
+    state: &State,
+    firers: &[usize],
+    kind: FireKind,
+    lead: Option<usize>,
+) -> Vec<(Hex, String)> {
     let map = &rules.data().map;
-    let mut targets: Vec<Hex> = state
-        .units
-        .iter()
-        .filter(|e| e.side != u.side)
-        .filter_map(|e| if let Place::Map(h) = e.place { Some(h) } else { None })
-        .filter(|h| map.distance(from, *h) <= far && crate::special::night_sight(rules, state, from, *h))
-        .collect();
-    targets.sort_by_key(|h| (h.col, h.row));
-    targets.dedup();
-    targets
+    let Some(&first) = firers.first() else { return Vec::new() };
+    let side = state.units[first].side;
+    let mut reaches = Vec::new();
+    for &i in firers {
+        let (Some(from), Some(c)) = (state.hex_of(i), bare_unit(rules, state, i)) else { return Vec::new() };
+        reaches.push((from, reach(rules, &c)));
+    }
+    let mut hexes: Vec<Hex> = match lead.and_then(|l| state.hex_of(l)) {
+        Some(h) => vec![h],
+        None => state
+            .units
+            .iter()
+            .filter(|e| e.side != side)
+            .filter_map(|e| if let Place::Map(h) = e.place { Some(h) } else { None })
+            .collect(),
+    };
+    hexes.retain(|h| {
+        reaches
+            .iter()
+            .all(|(from, far)| map.distance(*from, *h) <= *far && crate::special::night_sight(rules, state, *from, *h))
+    });
+    hexes.sort_by_key(|h| (h.col, h.row));
+    hexes.dedup();
+    hexes
         .into_iter()
         .filter_map(|h| {
-            let lead = stack_at(rules, state, h).0.largest().first().copied()?;
-            let a = assessment(rules, state, firer, h, lead)?;
+            let (stack, ids) = stack_at(rules, state, h);
+            let l = match lead {
+                Some(l) => ids.iter().position(|&i| i == l)?,
+                None => stack.largest().first().copied()?,
+            };
+            let a = assessment(rules, state, firers, kind, h, l)?;
             a.final_column?;
             Some((h, preview(rules, &a)))
         })
         .collect()
+}
+
+/// One fire a decision offers: the units firing together, the target hex and the preview.
+pub type Offer = (Vec<usize>, Hex, String);
+
+/// The fires `eligible` units may make (SR 9.1, 9.1e): each unit alone and each combination of
+/// units sharing a hex, at each target they may fire at together (only the moving unit for
+/// Opportunity Fire, `mover`). Combinations across two adjacent hexes are not offered.
+fn offers(rules: &BlindSwords, state: &State, eligible: &[usize], kind: FireKind, mover: Option<usize>) -> Vec<Offer> {
+    let mut by_hex: Vec<(Hex, Vec<usize>)> = Vec::new();
+    for &i in eligible {
+        let Some(h) = state.hex_of(i) else { continue };
+        match by_hex.iter_mut().find(|(x, _)| *x == h) {
+            Some((_, v)) => v.push(i),
+            None => by_hex.push((h, vec![i])),
+        }
+    }
+    let mut out = Vec::new();
+    for (_, units) in by_hex {
+        // Every non-empty subset of a hex's units (a hex holds a few units at most, SR 3.1).
+        let n = units.len().min(6);
+        for mask in 1u32..(1 << n) {
+            let group: Vec<usize> = (0..n).filter(|b| mask & (1 << b) != 0).map(|b| units[b]).collect();
+            for (h, shown) in targets(rules, state, &group, kind, mover) {
+                out.push((group.clone(), h, shown));
+            }
+        }
+    }
+    out
+}
+
+/// The option id of a fire: `fire:<unit>+<unit>…@<hex>`.
+fn offer_id(state: &State, group: &[usize], target: Hex) -> String {
+    let ids: Vec<&str> = group.iter().map(|&i| state.units[i].id.as_str()).collect();
+    format!("fire:{}@{target}", ids.join("+"))
+}
+
+fn offer_label(state: &State, group: &[usize], target: Hex, shown: &str) -> String {
+    let names: Vec<&str> = group.iter().map(|&i| state.units[i].name.as_str()).collect();
+    format!("{} fire{} at {target}: {shown}", names.join(" + "), if group.len() == 1 { "s" } else { "" })
+}
+
+/// The fire order of a brigade's Fire Combat Step: its order's (SR 8.2-8.3), or Defend's for a
+/// Limited Activation (ruling A-01b).
+fn step_kind(order: Option<Order>) -> FireKind {
+    FireKind::Brigade(order.unwrap_or(Order::Defend))
+}
+
+/// The fires a brigade's Fire Combat Step still offers (SR 9.0, 9.1): its units on the map
+/// that have not fired this step, outside the Battlefield Chaos hex (EX 7.3b: they initiate no
+/// combat), alone or combined, at each legal target, with the preview.
+#[must_use]
+pub fn brigade_fires(rules: &BlindSwords, state: &State) -> Vec<Offer> {
+    let Stage::FireStep { brigade, order, fired, .. } = &state.stage else { return Vec::new() };
+    let eligible: Vec<usize> = state
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(i, u)| u.brigade.as_deref() == Some(brigade.as_str()) && !fired.contains(i) && !u.ty.is_artillery())
+        .filter(|(_, u)| matches!(u.place, Place::Map(h) if state.chaos != Some(h)))
+        .map(|(i, _)| i)
+        .collect();
+    offers(rules, state, &eligible, step_kind(*order), None)
+}
+
+/// The Opportunity Fires at a unit about to leave `from` (SR 10.7): by the enemy units adjacent
+/// to it that have not yet fired at this step, outside the Battlefield Chaos hex (EX 7.3b), the
+/// moving unit the Lead Unit; none at a skirmisher (EX 15.3).
+fn opportunity_offers(rules: &BlindSwords, state: &State, mover: usize, from: Hex, fired: &[usize]) -> Vec<Offer> {
+    let u = &state.units[mover];
+    if u.skirmish || u.place != Place::Map(from) {
+        return Vec::new();
+    }
+    let map = &rules.data().map;
+    let eligible: Vec<usize> = map
+        .neighbors(from)
+        .filter(|(_, n)| state.chaos != Some(*n))
+        .flat_map(|(_, n)| state.units_at(n))
+        .filter(|i| state.units[*i].side != u.side && !fired.contains(i))
+        .collect();
+    offers(rules, state, &eligible, FireKind::Opportunity, Some(mover))
+}
+
+/// The Opportunity Fires a [`Stage::OppFire`] still offers.
+#[must_use]
+pub fn opportunity_fires(rules: &BlindSwords, state: &State) -> Vec<Offer> {
+    match &state.stage {
+        Stage::OppFire { moving, from, fired, .. } => opportunity_offers(rules, state, moving.unit, *from, fired),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether `mover`, about to leave `from`, may be fired on first (SR 10.7).
+#[must_use]
+pub fn opportunity_due(rules: &BlindSwords, state: &State, mover: usize, from: Hex) -> bool {
+    !opportunity_offers(rules, state, mover, from, &[]).is_empty()
 }
 
 fn decide(side: Side, kind: &str, prompt: String, options: Vec<Choice>) -> Pending {
@@ -218,7 +376,8 @@ fn run_test(rules: &BlindSwords, state: &State) -> Option<Result<cohesion::TestO
     let (stack, _) = stack_at(rules, state, *target);
     let (cr, _) = stack.modified_cr(*lead);
     let section = D66::from_value(*roll).and_then(|r| charts.crt.result(*column, r, cr))?;
-    let test = FireTest { section, target: stack, lead: *lead, opportunity: false, second: *second };
+    let opportunity = state.volley.as_ref().is_some_and(|v| v.kind == FireKind::Opportunity);
+    let test = FireTest { section, target: stack, lead: *lead, opportunity, second: *second };
     let (coloured, white) = (dice.first().copied().unwrap_or(0), dice.get(1).copied().unwrap_or(0));
     Some(cohesion::fire_test(charts, &test, coloured, white, dice.get(2..).unwrap_or(&[])))
 }
@@ -233,8 +392,43 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
             let need = Need::Choose { what: "the Lead Unit".into(), candidates: stack.largest(), rule: "SR 9.2" };
             Some(need_pending(owner, need, &stack, "fire-lead"))
         }
+        Stage::FireStep { brigade, order, .. } => {
+            let side = state.brigade(brigade).map_or(Side::Union, |b| b.side);
+            let mut options: Vec<Choice> = brigade_fires(rules, state)
+                .into_iter()
+                .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
+                .collect();
+            options.push(Choice::new("done", "End the Fire Combat Step"));
+            let name = rules.data().catalog.brigade(brigade).map_or(brigade.as_str(), |b| b.leader.as_str());
+            let how =
+                order.map_or_else(|| "Limited Activation, fire only: ruling A-01b".to_string(), |o| format!("{o:?}"));
+            Some(decide(
+                side,
+                "fire-combat",
+                format!("{name} Fire Combat Step ({how}): fire, each unit once, or end the step (SR 9.0-9.3)"),
+                options,
+            ))
+        }
+        Stage::OppFire { moving, from, to, .. } => {
+            let u = &state.units[moving.unit];
+            let mut options: Vec<Choice> = opportunity_fires(rules, state)
+                .into_iter()
+                .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
+                .collect();
+            options.push(Choice::new("let-go", format!("Let {} go", u.name)));
+            Some(decide(
+                other(u.side),
+                "opportunity-fire",
+                format!(
+                    "{} leaves {from} for {to}: Opportunity Fire at half SP, {} the Lead Unit, or let it go (SR 10.7)",
+                    u.name, u.name
+                ),
+                options,
+            ))
+        }
         Stage::FireRoll { firer, target, lead } => {
-            let a = assessment(rules, state, *firer, *target, *lead)?;
+            let (firers, kind) = shot(state, *firer);
+            let a = assessment(rules, state, &firers, kind, *target, *lead)?;
             let shown = preview(rules, &a);
             let mut r: RollRequest = a.roll?;
             r.side = side_id(state.units[*firer].side).into();
@@ -269,14 +463,50 @@ pub fn start_fire(rules: &BlindSwords, state: &mut State, firer: usize, target: 
     if !artillery_fires(rules, state, firer).iter().any(|(h, _)| *h == target) {
         return Err(bad("artillery target"));
     }
-    let (stack, _) = stack_at(rules, state, target);
-    let largest = stack.largest();
     let name = state.units[firer].name.clone();
     state.note(format!("{name} fires at {target}"), "SR 6.2, 9.0");
-    state.stage = match largest.as_slice() {
-        [one] => Stage::FireRoll { firer, target, lead: *one },
+    to_lead(rules, state, firer, target, None);
+    Ok(())
+}
+
+/// The fire's next stage: the d66 when the Lead Unit is known (`lead`, the moving unit of an
+/// Opportunity Fire, SR 10.7, or the one largest unit), else the owner's pick (SR 9.2).
+fn to_lead(rules: &BlindSwords, state: &mut State, firer: usize, target: Hex, lead: Option<usize>) {
+    let (stack, ids) = stack_at(rules, state, target);
+    let largest = stack.largest();
+    let forced = lead.and_then(|l| ids.iter().position(|&i| i == l));
+    state.stage = match (forced, largest.as_slice()) {
+        (Some(l), _) | (None, &[l]) => Stage::FireRoll { firer, target, lead: l },
         _ => Stage::FireLead { firer, target },
     };
+}
+
+/// Starts a fire picked in a brigade's Fire Combat Step or as Opportunity Fire (option
+/// `fire:<unit>+…@<hex>`, already checked against the offers): the firers are marked as having
+/// fired, and the game returns to that stage once the fire is over.
+fn start_volley(rules: &BlindSwords, state: &mut State, option: &str) -> Result<(), RuleError> {
+    let (ids, hex) = option.strip_prefix("fire:").and_then(|a| a.split_once('@')).ok_or_else(|| bad("fire"))?;
+    let target: Hex = hex.parse().map_err(|_| bad("fire"))?;
+    let firers: Vec<usize> =
+        ids.split('+').map(|id| state.unit_index(id)).collect::<Option<_>>().ok_or_else(|| bad("fire"))?;
+    let &first = firers.first().ok_or_else(|| bad("fire"))?;
+    let (then, kind, lead, rule) = match state.stage.clone() {
+        Stage::FireStep { brigade, order, by, mut fired } => {
+            fired.extend(&firers);
+            (Stage::FireStep { brigade, order, by, fired }, step_kind(order), None, "SR 9.0-9.3")
+        }
+        Stage::OppFire { for_, moved, moving, from, to, mut fired } => {
+            fired.extend(&firers);
+            let mover = moving.unit;
+            (Stage::OppFire { for_, moved, moving, from, to, fired }, FireKind::Opportunity, Some(mover), "SR 10.7")
+        }
+        _ => return Err(bad("fire")),
+    };
+    let names: Vec<&str> = firers.iter().map(|&i| state.units[i].name.as_str()).collect();
+    let text = format!("{} fire{} at {target}", names.join(" + "), if firers.len() == 1 { "s" } else { "" });
+    state.note(text, rule);
+    state.volley = Some(Volley { firers, kind, then });
+    to_lead(rules, state, first, target, lead);
     Ok(())
 }
 
@@ -288,6 +518,9 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
     let Some(Pending::Decide(d)) = pending(rules, state) else { return Err(bad("choice")) };
     if !d.options.iter().any(|c| c.id == option) {
         return Err(bad("choice"));
+    }
+    if matches!(state.stage, Stage::FireStep { .. } | Stage::OppFire { .. }) {
+        return start_volley(rules, state, option);
     }
     let pick: usize = option.strip_prefix("unit:").and_then(|s| s.parse().ok()).ok_or_else(|| bad("choice"))?;
     match state.stage.clone() {
@@ -308,20 +541,26 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> String {
     let charts = &rules.data().charts;
     match state.stage.clone() {
         Stage::FireRoll { firer, target, lead } => {
-            let Some(a) = assessment(rules, state, firer, target, lead) else { return String::new() };
+            let (firers, kind) = shot(state, firer);
+            let Some(a) = assessment(rules, state, &firers, kind, target, lead) else { return String::new() };
             let (stack, _) = stack_at(rules, state, target);
             let (cr, _) = stack.modified_cr(lead);
             let d = D66::new(dice[0], dice.get(1).copied().unwrap_or(0));
             let Some((d, column)) = d.zip(a.final_column) else { return String::new() };
             let result = fire::resolve(charts, &a, d, cr);
             let lead_id = stack.units.get(lead).map_or_else(String::new, |u| u.id.clone());
-            let text =
-                format!("{} fires at {target} (Lead Unit {lead_id}): {}", state.units[firer].name, result.explanation);
+            let names: Vec<&str> = firers.iter().map(|&i| state.units[i].name.as_str()).collect();
+            let text = format!(
+                "{} fire{} at {target} (Lead Unit {lead_id}): {}",
+                names.join(" + "),
+                if firers.len() == 1 { "s" } else { "" },
+                result.explanation
+            );
             if result.test.is_some() {
                 state.stage =
                     Stage::FireTest { firer, target, lead, column, roll: d.value(), second: None, dice: Vec::new() };
             } else {
-                fired(state, firer);
+                fired(rules, state, firer, &[]);
             }
             text
         }
@@ -361,6 +600,7 @@ pub fn finish_test(rules: &BlindSwords, state: &mut State) {
     for (c, &i) in outcome.target.units.iter().zip(&ids) {
         retreat_step::write_back(state, i, c);
     }
+    let retreating: Vec<String> = outcome.retreats.iter().map(|r| r.unit.clone()).collect();
     let retreats = outcome
         .retreats
         .iter()
@@ -380,14 +620,28 @@ pub fn finish_test(rules: &BlindSwords, state: &mut State) {
         dice: Vec::new(),
         later: Vec::new(),
         done: Vec::new(),
-        then: Then::Artillery { firer },
+        then: Then::Fire { firer, retreating },
     };
     retreat_step::start(state, after);
 }
 
-/// The battery has fired: the other side's Artillery Step (SR 6.3).
-pub(crate) fn fired(state: &mut State, firer: usize) {
-    state.units[firer].acted = true;
-    let side = state.units[firer].side;
-    state.stage = Stage::Artillery { side: other(side), passes: 0 };
+/// Where the game goes once a fire is over (`retreating`: the units its test ordered to
+/// retreat). A battery of the Artillery Step has acted: the other side's step (SR 6.3). A
+/// volley returns to its stage: the brigade's Fire Combat Step, or the Opportunity Fire, where
+/// a moving unit that must retreat or is no longer in its hex has its move cancelled (SR 10.7).
+pub fn fired(rules: &BlindSwords, state: &mut State, firer: usize, retreating: &[String]) {
+    let Some(v) = state.volley.take() else {
+        state.units[firer].acted = true;
+        let side = state.units[firer].side;
+        state.stage = Stage::Artillery { side: other(side), passes: 0 };
+        return;
+    };
+    state.stage = v.then;
+    if let Stage::OppFire { for_, moved, moving, from, .. } = state.stage.clone() {
+        let u = &state.units[moving.unit];
+        if retreating.contains(&u.id) || u.place != Place::Map(from) {
+            state.note(format!("{}'s move is cancelled", u.name), "SR 10.7");
+            crate::sequence::stop_unit(rules, state, for_, moved, &moving);
+        }
+    }
 }

@@ -23,7 +23,7 @@ use crate::catalog::{Side, UnitType};
 use crate::charts::Order;
 use crate::movement::{self, Board};
 use crate::rules::BlindSwords;
-use crate::sequence::{after_activation, brigade_name, chit_name, decide, occupy, request, start_order};
+use crate::sequence::{brigade_name, chit_name, decide, occupy, request, start_order};
 use crate::setup::chit_side;
 use crate::state::{ix, other, Activator, MoveFor, Place, Stage, State};
 use crate::withdraw;
@@ -398,7 +398,7 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
                     );
                     state.stage = Stage::Orders { brigade, by: Activator::Chit { chit } };
                 }
-                "none" => after_activation(rules, state, &Activator::Chit { chit }),
+                "none" => crate::sequence::limited_fire(state, brigade, chit),
                 _ => return Err(bad()),
             }
         }

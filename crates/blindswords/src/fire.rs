@@ -58,7 +58,8 @@ use crate::cohesion::Morale;
 use crate::los::Sight;
 
 /// Why the fire happens, which sets who may fire and the SP halvings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum FireKind {
     /// The Fire Combat Step of an activated brigade under this order (SR 9.0, 8.2–8.5).
     Brigade(Order),

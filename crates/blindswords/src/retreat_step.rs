@@ -358,7 +358,7 @@ fn fail(
 
 fn finish(rules: &BlindSwords, state: &mut State, after: Aftermath) {
     match after.then {
-        Then::Artillery { firer } => crate::combat_step::fired(state, firer),
+        Then::Fire { firer, retreating } => crate::combat_step::fired(rules, state, firer, &retreating),
         Then::Close { .. } => crate::close_step::after_test(rules, state, after),
     }
 }

@@ -4,13 +4,15 @@
 //! the activated brigade's Orders and Movement Steps (SR 8, 10) and the End Turn Phase (SR 14:
 //! per-turn VP, the Buell roll and releases of EX 14.2, the Broken Track, the next turn).
 //!
-//! The Artillery Step offers moving or firing a battery (the fire itself is played by
-//! [`crate::combat_step`], its retreats and Panic by [`crate::retreat_step`]); an Attack order's
-//! Close Combat Step follows its movement ([`crate::close_step`]). Held chits are played before
-//! each draw and at End Turn ([`crate::events`]), and skirmishers and cavalry step away from a
-//! moving enemy ([`crate::withdraw`]). Not yet enforced here: a brigade's Fire Combat Step and
-//! rally (SR 9, 13, written in their own modules), so Regroup rallies nobody and a Limited
-//! Activation does nothing.
+//! The Artillery Step offers moving or firing a battery; an Attack or Defend order, and a
+//! Limited Activation, open the brigade's Fire Combat Step before its Movement Step (SR 4.0 4b,
+//! ruling A-01b); a step out of a hex next to the enemy first offers the enemy Opportunity Fire
+//! (SR 10.7). The fires themselves are played by [`crate::combat_step`], the retreats and Panic
+//! of their tests by [`crate::retreat_step`]; an Attack order's Close Combat Step follows its
+//! movement ([`crate::close_step`]). Held chits are played before each draw and at End Turn
+//! ([`crate::events`]), and skirmishers and cavalry step away from a moving enemy
+//! ([`crate::withdraw`]). Not yet enforced here: rally (SR 13, written in its own module), so
+//! Regroup rallies nobody.
 
 use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, LogEntry, Modifier, Pending, RollRecord, RollRequest, RuleError};
@@ -538,7 +540,7 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
                             d.infantry,
                             d.cavalry,
                             if d.engage { ", may engage" } else { ", may not engage" },
-                            if *o == Order::Attack { " (fire not yet enforced)" } else { "" }
+                            if *o == Order::Attack { ", fires, then may close" } else { "" }
                         ),
                     };
                     Choice::new(format!("order:{}", format!("{o:?}").to_lowercase()), label)
@@ -561,9 +563,11 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
                 .collect();
             decide(Side::Union, "release", format!("Release {left} more On Hold brigade(s) (EX 14.2b)"), options)
         }
-        Stage::FireLead { .. } | Stage::FireRoll { .. } | Stage::FireTest { .. } => {
-            combat_step::pending(rules, state).unwrap_or(Pending::Over)
-        }
+        Stage::FireLead { .. }
+        | Stage::FireRoll { .. }
+        | Stage::FireTest { .. }
+        | Stage::FireStep { .. }
+        | Stage::OppFire { .. } => combat_step::pending(rules, state).unwrap_or(Pending::Over),
         Stage::Aftermath { .. } => retreat_step::pending(rules, state).unwrap_or(Pending::Over),
         Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. } => {
             close_step::pending(rules, state).unwrap_or(Pending::Over)
@@ -719,7 +723,13 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             let unit = state.unit_index(unit).ok_or_else(bad)?;
             combat_step::start_fire(rules, state, unit, hex_arg(hex)?)?;
         }
-        (Stage::FireLead { .. } | Stage::FireTest { .. }, _) => combat_step::choose(rules, state, option)?,
+        (Stage::FireLead { .. } | Stage::FireTest { .. }, _)
+        | (Stage::FireStep { .. } | Stage::OppFire { .. }, "fire") => combat_step::choose(rules, state, option)?,
+        (Stage::FireStep { brigade, order, by, .. }, "done") => end_fire_step(rules, state, brigade, order, by),
+        (Stage::OppFire { for_, moved, moving, to, .. }, "let-go") => {
+            state.note(format!("{} is let go", state.units[moving.unit].name), "SR 10.7");
+            step_on(rules, state, for_, moved, &moving, to);
+        }
         (Stage::Aftermath { .. }, _) => retreat_step::choose(rules, state, option)?,
         (Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. }, _) => {
             close_step::choose(rules, state, option)?;
@@ -824,18 +834,17 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
         (Stage::Move { for_, moved, current: Some(m) }, "hex") => {
             let h = hex_arg(arg)?;
             let order = special::unit_order(rules, state, &for_, m.unit);
-            let step = movement::steps(rules, state, m.unit, m.mp, m.first(), order)
-                .into_iter()
-                .find(|s| s.hex == h)
-                .ok_or_else(bad)?;
-            let from = state.hex_of(m.unit);
-            special::entering(state, m.unit);
-            occupy(rules, state, m.unit, h);
-            let mp = (m.mp - step.cost.mp).max(0.0);
-            let next = Moving { mp, steps: m.steps + 1, ..m };
-            state.stage = Stage::Move { for_, moved, current: Some(next) };
-            check_hold_triggers(rules, state, m.unit);
-            withdraw::after_move(rules, state, m.unit, from);
+            if !movement::steps(rules, state, m.unit, m.mp, m.first(), order).iter().any(|s| s.hex == h) {
+                return Err(bad());
+            }
+            match state.hex_of(m.unit) {
+                Some(from) if combat_step::opportunity_due(rules, state, m.unit, from) => {
+                    let u = &state.units[m.unit];
+                    state.note(format!("{} announces a move from {from} to {h}", u.name), "SR 10.7");
+                    state.stage = Stage::OppFire { for_, moved, moving: m, from, to: h, fired: Vec::new() };
+                }
+                _ => step_on(rules, state, for_, moved, &m, h),
+            }
         }
         (Stage::Move { for_: for_ @ MoveFor::Brigade { .. }, moved, current: Some(m) }, "skirmish") => {
             if !movement::may_form(rules, state, m.unit, m.mp) {
@@ -896,9 +905,11 @@ pub(crate) fn start_order(rules: &BlindSwords, state: &mut State, brigade: Strin
                 None => after_activation(rules, state, &by),
             }
         }
+    } else if rules.data().charts.orders.details(order).fire {
+        // SR 4.0 4b: the brigade's Fire Combat Step comes before its Movement Step.
+        state.stage = Stage::FireStep { brigade, order: Some(order), by, fired: Vec::new() };
     } else {
-        special::movement_begins(rules, state, &brigade);
-        state.stage = events::movement_start(state, MoveFor::Brigade { brigade, order, by });
+        begin_movement(rules, state, brigade, order, by);
     }
 }
 
@@ -929,7 +940,8 @@ fn after_key(rules: &BlindSwords, side: Side) -> Stage {
     }
 }
 
-fn stop_unit(rules: &BlindSwords, state: &mut State, for_: MoveFor, mut moved: Vec<usize>, m: &Moving) {
+/// A unit's move ends: the next unit of the brigade, or the end of the artillery's move.
+pub(crate) fn stop_unit(rules: &BlindSwords, state: &mut State, for_: MoveFor, mut moved: Vec<usize>, m: &Moving) {
     let u = &state.units[m.unit];
     let text = match state.hex_of(m.unit) {
         Some(h) if m.steps > 0 => format!("{} moves to {h}", u.name),
@@ -949,6 +961,51 @@ fn unit_done(rules: &BlindSwords, state: &mut State, for_: MoveFor, moved: Vec<u
     } else {
         state.stage = Stage::Move { for_, moved, current: None };
     }
+}
+
+/// The moving unit enters `to`, if it still may (SR 10.3; after Opportunity Fire its state may
+/// have changed), else its move ends where it is.
+fn step_on(rules: &BlindSwords, state: &mut State, for_: MoveFor, moved: Vec<usize>, m: &Moving, to: Hex) {
+    let order = special::unit_order(rules, state, &for_, m.unit);
+    let step = movement::steps(rules, state, m.unit, m.mp, m.first(), order).into_iter().find(|s| s.hex == to);
+    let Some(step) = step else {
+        stop_unit(rules, state, for_, moved, m);
+        return;
+    };
+    let from = state.hex_of(m.unit);
+    special::entering(state, m.unit);
+    occupy(rules, state, m.unit, to);
+    let mp = (m.mp - step.cost.mp).max(0.0);
+    let next = Moving { mp, steps: m.steps + 1, ..m.clone() };
+    state.stage = Stage::Move { for_, moved, current: Some(next) };
+    check_hold_triggers(rules, state, m.unit);
+    withdraw::after_move(rules, state, m.unit, from);
+}
+
+/// The Fire Combat Step is over: the Movement Step under the brigade's order (SR 4.0 4c), or,
+/// after a Limited Activation, the end of the activation (ruling A-01b).
+fn end_fire_step(rules: &BlindSwords, state: &mut State, brigade: String, order: Option<Order>, by: Activator) {
+    match order {
+        Some(order) => begin_movement(rules, state, brigade, order, by),
+        None => match special::free_maneuver_move(rules, state, &brigade, &by) {
+            Some(free) => state.stage = free,
+            None => after_activation(rules, state, &by),
+        },
+    }
+}
+
+/// A Limited Activation: the brigade's units may fire as under a Defend order, then the
+/// activation ends (ruling A-01b).
+pub(crate) fn limited_fire(state: &mut State, brigade: String, chit: String) {
+    state.stage = Stage::FireStep { brigade, order: None, by: Activator::Chit { chit }, fired: Vec::new() };
+}
+
+/// A brigade's Movement Step begins (SR 4.0 4c): its waiting reinforcements are checked
+/// ([`special::movement_begins`]), and the Union may first play Hidden Enemy
+/// ([`events::movement_start`]).
+fn begin_movement(rules: &BlindSwords, state: &mut State, brigade: String, order: Order, by: Activator) {
+    special::movement_begins(rules, state, &brigade);
+    state.stage = events::movement_start(state, MoveFor::Brigade { brigade, order, by });
 }
 
 fn finish_move(rules: &BlindSwords, state: &mut State, for_: &MoveFor) {
@@ -1220,17 +1277,13 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
                     log(
                         state,
                         format!(
-                            "{}: {} against {r}: Limited Activation, no order; its only action is fire, not yet enforced",
+                            "{}: {} against {r}: Limited Activation, no order; its only action is fire (ruling A-01b)",
                             brigade_name(rules, &brigade),
                             dice[0]
                         ),
                     );
                     if !events::offer_aggressive(rules, state, &chit, &brigade) {
-                        let by = Activator::Chit { chit };
-                        match special::free_maneuver_move(rules, state, &brigade, &by) {
-                            Some(free) => state.stage = free,
-                            None => after_activation(rules, state, &by),
-                        }
+                        limited_fire(state, brigade, chit);
                     }
                 }
             }
@@ -1458,6 +1511,18 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                     continue;
                 }
                 return;
+            }
+            Stage::FireStep { brigade, order, by, .. } if combat_step::brigade_fires(rules, state).is_empty() => {
+                let (brigade, order, by) = (brigade.clone(), *order, by.clone());
+                end_fire_step(rules, state, brigade, order, by);
+                continue;
+            }
+            Stage::OppFire { for_, moved, moving, to, .. }
+                if combat_step::opportunity_fires(rules, state).is_empty() =>
+            {
+                let (for_, moved, moving, to) = (for_.clone(), moved.clone(), moving.clone(), *to);
+                step_on(rules, state, for_, moved, &moving, to);
+                continue;
             }
             Stage::Release { left, corps } if *left == 0 || release_options(rules, state, corps).is_empty() => {
                 Stage::ReleaseManeuvers

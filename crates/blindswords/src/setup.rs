@@ -156,6 +156,7 @@ pub fn start(data: &Data, sc: &Scenario) -> State {
         scenario: sc.id.clone(),
         turn: 1,
         stage: Stage::TurnStart,
+        volley: None,
         units,
         brigades,
         chits,

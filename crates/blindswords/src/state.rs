@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::catalog::{Side, UnitType};
 use crate::charts::Order;
+use crate::fire::FireKind;
 
 /// A side as an index into per-side arrays: Union 0, Confederate 1.
 #[must_use]
@@ -298,6 +299,34 @@ pub enum Stage {
         /// The test's two dice, then the Break Test dice, as rolled.
         dice: Vec<u8>,
     },
+    /// The Fire Combat Step of an activated brigade (SR 4.0 4b, 9.0): its units fire, alone or
+    /// combined, each at most once (SR 9.1), before it moves.
+    FireStep {
+        /// The brigade.
+        brigade: String,
+        /// Its order; `None`: a Limited Activation, which only fires (ruling A-01b).
+        order: Option<Order>,
+        /// How it was activated.
+        by: Activator,
+        /// Units that have fired in this step.
+        fired: Vec<usize>,
+    },
+    /// Opportunity Fire (SR 10.7): `mover` has announced a step out of a hex adjacent to the
+    /// enemy, who may fire at it first from the adjacent hexes.
+    OppFire {
+        /// What the movement serves.
+        for_: MoveFor,
+        /// Units that have moved.
+        moved: Vec<usize>,
+        /// The unit moving, before its step.
+        moving: Moving,
+        /// The hex it leaves.
+        from: Hex,
+        /// The hex it means to enter.
+        to: Hex,
+        /// Enemy units that have fired at it on this step.
+        fired: Vec<usize>,
+    },
     /// Chit Draw Phase: the next chit is drawn (SR 7.3).
     Draw,
     /// Fog of War: the non-pulling player rolls (SR 7.3b).
@@ -549,10 +578,14 @@ pub struct Aftermath {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Then {
-    /// A battery fired in the Artillery Step: the other side's step (SR 6.3).
-    Artillery {
-        /// The battery.
+    /// A fire is over: a battery's Artillery Step passes to the other side (SR 6.3), a volley
+    /// returns to its stage ([`crate::combat_step::fired`]).
+    Fire {
+        /// The battery, or the first unit of the volley.
         firer: usize,
+        /// The ids of the units the test ordered to retreat (an Opportunity Fire target's move
+        /// is then cancelled, SR 10.7).
+        retreating: Vec<String>,
     },
     /// A Close Combat: Advance After Close Combat, then the next declared attack (SR 11.3, 12.7).
     Close {
@@ -584,6 +617,18 @@ pub struct AdvanceOffer {
     pub reach: u8,
 }
 
+/// A fire by other units than one battery of the Artillery Step, while its fire stages
+/// ([`Stage::FireLead`], [`Stage::FireRoll`], [`Stage::FireTest`]) play it out.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Volley {
+    /// Every unit firing (the stages' `firer` is the first).
+    pub firers: Vec<usize>,
+    /// Why they fire: a brigade's Fire Combat Step or Opportunity Fire.
+    pub kind: FireKind,
+    /// The stage the game returns to once the fire is over.
+    pub then: Stage,
+}
+
 /// The whole changeable state.
 #[derive(Clone, Debug, Serialize)]
 pub struct State {
@@ -593,6 +638,8 @@ pub struct State {
     pub turn: u16,
     /// Where the game waits.
     pub stage: Stage,
+    /// The fire being played out, when it is not a battery's in the Artillery Step.
+    pub volley: Option<Volley>,
     /// Units, in scenario order.
     pub units: Vec<UnitState>,
     /// Brigades of the scenario.

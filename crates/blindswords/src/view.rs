@@ -79,7 +79,7 @@ pub fn view(rules: &BlindSwords, state: &State, side: Option<Side>) -> Value {
         "turn": state.turn,
         "turns": rules.turns(),
         "clock": rules.clock(state.turn),
-        "stage": stage_name(&state.stage),
+        "stage": stage_name(phase_stage(state)),
         "chit_puller": side_id(puller(state.turn)),
         "units": units,
         "brigades": brigades,
@@ -99,6 +99,12 @@ pub fn view(rules: &BlindSwords, state: &State, side: Option<Side>) -> Value {
         "score": { "result": score.result, "lines": score.lines },
         "log": state.log,
     })
+}
+
+/// The stage that names the phase: a fire in progress other than a battery's belongs to the
+/// stage it returns to (a brigade's Fire Combat Step, or the movement it interrupts).
+fn phase_stage(state: &State) -> &Stage {
+    state.volley.as_ref().map_or(&state.stage, |v| &v.then)
 }
 
 /// The stage's name, for front ends.
@@ -126,7 +132,8 @@ pub fn stage_name(stage: &Stage) -> &'static str {
         Stage::Confusion { .. } | Stage::ConfusionRoll { .. } => "orders",
         Stage::HiddenEnemy { .. } | Stage::HiddenMoves { .. } | Stage::Withdraw { .. } => "movement",
         Stage::Orders { .. } => "orders",
-        Stage::Move { .. } => "movement",
+        Stage::FireStep { .. } => "fire-combat",
+        Stage::Move { .. } | Stage::OppFire { .. } => "movement",
         Stage::Aftermath { .. } => "retreat",
         Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. } => "close-combat",
         Stage::BuellRoll | Stage::Release { .. } | Stage::ReleaseManeuvers | Stage::RightHookReveal { .. } => {
@@ -148,7 +155,7 @@ pub fn summary(rules: &BlindSwords, state: &State) -> String {
         state.turn,
         rules.turns(),
         rules.clock(state.turn),
-        stage_name(&state.stage),
+        stage_name(phase_stage(state)),
         state.chits.cup.len(),
         state.vp[0],
         state.vp[1]

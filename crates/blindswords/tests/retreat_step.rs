@@ -133,7 +133,7 @@ fn aftermath(firer: usize, target: Hex, lead: usize, retreats: Vec<RetreatOrder>
             dice: Vec::new(),
             later: Vec::new(),
             done: Vec::new(),
-            then: Then::Artillery { firer },
+            then: Then::Fire { firer, retreating: Vec::new() },
         },
     }
 }
@@ -205,7 +205,7 @@ fn sr_12_1_panic_hits_and_retreats_the_low_rated_unit() {
             dice: Vec::new(),
             later: Vec::new(),
             done: Vec::new(),
-            then: Then::Artillery { firer: enemy },
+            then: Then::Fire { firer: enemy, retreating: Vec::new() },
         },
     };
     sequence::advance(&rules, &mut state);
