@@ -39,7 +39,7 @@ fn hex_support(rules: &BlindSwords, hex: Hex) -> bool {
 }
 
 /// Unit `i` of the state as combat sees it, support from outside its hex not yet judged.
-fn bare_unit(rules: &BlindSwords, state: &State, i: usize) -> Option<CombatUnit> {
+pub(crate) fn bare_unit(rules: &BlindSwords, state: &State, i: usize) -> Option<CombatUnit> {
     let u = &state.units[i];
     let mut c = CombatUnit::from_catalog(rules.data().catalog.unit(&u.id)?);
     c.battleworn = u.battleworn || c.fresh.is_none();
@@ -51,7 +51,7 @@ fn bare_unit(rules: &BlindSwords, state: &State, i: usize) -> Option<CombatUnit>
 
 /// The units of a hex as a [`Stack`], with support from adjacent hexes judged (SR 12.4), and
 /// their indexes in the state.
-fn stack_at(rules: &BlindSwords, state: &State, hex: Hex) -> (Stack, Vec<usize>) {
+pub(crate) fn stack_at(rules: &BlindSwords, state: &State, hex: Hex) -> (Stack, Vec<usize>) {
     let ids: Vec<usize> = state.units_at(hex).collect();
     let around: Vec<(CombatUnit, bool)> = rules
         .data()

@@ -14,6 +14,7 @@ pub mod los;
 pub mod map;
 pub mod movement;
 pub mod rally;
+pub mod rally_step;
 pub mod registry;
 pub mod rules;
 pub mod scenario;

@@ -76,7 +76,7 @@ pub fn load_game(save: &Save) -> Result<Box<dyn DynGame>, SaveError> {
 pub const NOT_ENFORCED: &[&str] = &[
     "a brigade's own Fire Combat Step and Close Combat are not yet enforced: an Attack order's brigade may move adjacent to the enemy, but only artillery fires (SR 9, 11)",
     "artillery fire in the Artillery Step is enforced with its Fire Combat Cohesion Test (depletion, Morale Hits, Break Tests, the Broken Track boxes); the retreats and Panic a test orders are logged but not carried out, and On Hold batteries do not fire (SR 6.2, 12.1, 12.3, EX 6.5e)",
-    "rally and rebuild not yet enforced, and broken units never leave the Broken Track (SR 12.8, 13; the Artillery Rally Step is skipped)",
+    "rally by event is not yet enforced (the Rally event's chit text is not in the rulebook, SR 13.1), nor the optional Rebuild rule (SR 13.2b) that keeps units back from the Broken Track Battleworn",
     "event chits are drawn and held, but playing them is not yet enforced (SR 7.1, 7.3, 14.1); A. McCook's Rally Event use likewise",
     "taking up or leaving Skirmish Order is not yet offered (EX 15.1); skirmishers' movement and stacking are enforced",
     "reinforcement limits per turn, later entry hexes and the fall-back near Perryville (EX 16.1-16.4), Sudden Death (EX 16.1) and units exiting the map (EX 16.4g) are not yet enforced",

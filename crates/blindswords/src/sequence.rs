@@ -5,11 +5,12 @@
 //! per-turn VP, the Buell roll and releases of EX 14.2, the Broken Track, the next turn).
 //!
 //! The Artillery Step offers moving or firing a battery (the fire itself is played by
-//! [`crate::combat_step`]). Not yet enforced: a brigade's Fire Combat Step, Close Combat, the
-//! retreats and Panic of cohesion tests, and rally (SR 9, 11-13, written in their own modules),
-//! so an Attack order resolves no combat, Regroup rallies nobody and a Limited Activation does
-//! nothing; and event chits are drawn and held but not played (their effects are combat and
-//! rally effects).
+//! [`crate::combat_step`]); the Artillery Rally Step, a Defend or Regroup brigade's Rally Step
+//! and the Broken Track's End Turn update are played by [`crate::rally_step`]. Not yet enforced:
+//! a brigade's Fire Combat Step, Close Combat, and the retreats and Panic of cohesion tests
+//! (SR 9, 11-12, written in their own modules), so an Attack order resolves no combat and a
+//! Limited Activation does nothing; and event chits are drawn and held but not played (their
+//! effects are combat and rally effects).
 
 use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, LogEntry, Modifier, Pending, RollRecord, RollRequest, RuleError};
@@ -19,10 +20,11 @@ use crate::charts::{Activation, BuellModifier, FogOfWar, Order, ReleaseCount, D6
 use crate::chits;
 use crate::combat_step;
 use crate::movement::{self, allowance, Board};
+use crate::rally_step;
 use crate::rules::BlindSwords;
 use crate::scenario::{RuleKind, Trigger};
 use crate::setup::chit_side;
-use crate::state::{ix, other, side_id, Activator, MoveFor, Moving, Place, Stage, State};
+use crate::state::{ix, other, side_id, Activator, MoveFor, Moving, Place, RallyFor, Stage, State};
 use crate::victory;
 
 /// The chit-puller of a turn: the Confederate player on odd turns, the Union on even (SR 7.2).
@@ -316,7 +318,7 @@ fn minutes(clock: &str) -> Option<u32> {
 /// The Buell roll's modifiers that apply now (EX 14.2a).
 fn buell_modifiers(rules: &BlindSwords, state: &State) -> Vec<(BuellModifier, Modifier)> {
     let track = &rules.data().charts.buell;
-    let broken = |side: Side| state.broken.iter().flatten().filter(|i| state.units[**i].side == side).count();
+    let broken = |side: Side| state.broken_units().filter(|i| state.units[*i].side == side).count();
     let board = Board::new(&rules.data().map, state);
     let engaged = state.units.iter().any(|u| match u.place {
         Place::Map(h) => movement::enemy_adjacent(rules, state, &board, u.side, h),
@@ -512,7 +514,9 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
                 .map(|o| {
                     let d = data.charts.orders.details(*o);
                     let label = match o {
-                        Order::Regroup => "Regroup: no movement (rally not yet enforced)".to_string(),
+                        Order::Regroup => {
+                            "Regroup: no movement; rally: Recovery of every Morale Hit, or Rebuild".to_string()
+                        }
                         _ => format!(
                             "{o:?}: MA infantry {}, cavalry {}{}{}",
                             d.infantry,
@@ -543,6 +547,9 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
         }
         Stage::FireLead { .. } | Stage::FireRoll { .. } | Stage::FireTest { .. } => {
             combat_step::pending(rules, state).unwrap_or(Pending::Over)
+        }
+        Stage::Rally { .. } | Stage::Rebuild { .. } | Stage::RallyPlace { .. } | Stage::RallyDisplace { .. } => {
+            rally_step::pending(rules, state).unwrap_or(Pending::Over)
         }
         Stage::TurnStart | Stage::Command | Stage::ReleaseManeuvers | Stage::Over => Pending::Over,
     }
@@ -656,6 +663,9 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             combat_step::start_fire(rules, state, unit, hex_arg(hex)?)?;
         }
         (Stage::FireLead { .. } | Stage::FireTest { .. }, _) => combat_step::choose(rules, state, option)?,
+        (Stage::Rally { .. } | Stage::RallyPlace { .. } | Stage::RallyDisplace { .. }, _) => {
+            rally_step::choose(rules, state, option)?;
+        }
         (Stage::Chaos { affected }, "hex") => {
             let h = hex_arg(arg)?;
             state.chaos = Some(h);
@@ -719,8 +729,8 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             }
             state.note(format!("{} takes a {order:?} order", brigade_name(rules, &brigade)), "SR 8.1");
             if order == Order::Regroup {
-                state.note("Regroup: no movement; rally is not yet enforced", "SR 8.5");
-                after_activation(rules, state, &by);
+                state.note("Regroup: no movement, the Rally Step follows", "SR 8.5");
+                rally_step::begin(rules, state, brigade, order, by);
             } else {
                 state.stage =
                     Stage::Move { for_: MoveFor::Brigade { brigade, order, by }, moved: Vec::new(), current: None };
@@ -759,7 +769,7 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
 
 /// Puts a unit in a hex; infantry or foot artillery takes control of a victory hex (EX 16.0
 /// preamble: the last side to have such a unit there controls it).
-fn occupy(rules: &BlindSwords, state: &mut State, unit: usize, hex: Hex) {
+pub(crate) fn occupy(rules: &BlindSwords, state: &mut State, unit: usize, hex: Hex) {
     state.units[unit].place = Place::Map(hex);
     let side = state.units[unit].side;
     let controls = matches!(state.units[unit].ty, UnitType::Infantry | UnitType::Artillery);
@@ -804,13 +814,13 @@ fn stop_unit(rules: &BlindSwords, state: &mut State, for_: MoveFor, mut moved: V
 fn finish_move(rules: &BlindSwords, state: &mut State, for_: &MoveFor) {
     match for_ {
         MoveFor::Artillery { side } => state.stage = Stage::Artillery { side: other(*side), passes: 0 },
-        MoveFor::Brigade { by, .. } => after_activation(rules, state, by),
+        MoveFor::Brigade { brigade, order, by } => rally_step::begin(rules, state, brigade.clone(), *order, by.clone()),
     }
 }
 
 /// After a brigade's activation: a DAC goes back in the cup while its division has brigades
 /// left to activate (SR 7.3a); then the next draw, or the next released brigade (EX 14.2b).
-fn after_activation(rules: &BlindSwords, state: &mut State, by: &Activator) {
+pub(crate) fn after_activation(rules: &BlindSwords, state: &mut State, by: &Activator) {
     match by {
         Activator::Chit { chit } => {
             let dac = rules.data().catalog.chit(chit).is_some_and(|c| c.kind == ChitKind::Division);
@@ -1084,6 +1094,10 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
             log(state, text);
             combat_step::finish_test(rules, state);
         }
+        Stage::Rebuild { .. } => {
+            let text = rally_step::roll(rules, state, dice);
+            log(state, text);
+        }
         _ => return Err(RuleError::Unexpected("no roll is pending".into())),
     }
     Ok(())
@@ -1178,8 +1192,13 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                 }
             }
             Stage::Artillery { passes, .. } if *passes >= 2 => {
-                state.note("Artillery Phase ends", "SR 6.3");
-                Stage::Draw
+                state.note("The Artillery Steps end", "SR 6.3");
+                Stage::Rally { for_: RallyFor::Artillery { side: Side::Union } }
+            }
+            Stage::Rally { for_ } if rally_step::candidates(rules, state, for_).is_empty() => {
+                let for_ = for_.clone();
+                rally_step::finish(rules, state, &for_);
+                continue;
             }
             Stage::Artillery { side, passes } if artillery_units(state, *side).is_empty() => {
                 Stage::Artillery { side: other(*side), passes: passes + 1 }
@@ -1284,6 +1303,7 @@ fn artillery_phase(rules: &BlindSwords, state: &mut State) -> Stage {
     for u in &mut state.units {
         u.acted = false;
     }
+    rally_step::mark_artillery(state);
     if none {
         state.note("No Artillery Phase this turn", "EX 16.0b");
         Stage::Draw
@@ -1310,16 +1330,14 @@ fn end_turn(rules: &BlindSwords, state: &mut State) {
     };
 }
 
-/// SR 14.3-14.5: reset the activation markers, move the Broken Track, gather the chits, and
+/// SR 14.3-14.5: reset the activation markers, move the Broken Track down a box, gather the chits, and
 /// go to the next turn or end the game.
 fn finish_turn(rules: &BlindSwords, state: &mut State) {
     for b in &mut state.brigades {
         b.activated = false;
         b.order = None;
     }
-    let [one, two, three] = std::mem::take(&mut state.broken);
-    drop(one);
-    state.broken = [two, three, Vec::new()];
+    rally_step::update_broken_track(state);
     let played = std::mem::take(&mut state.chits.played);
     state.chits.out.extend(played);
     if let Some(c) = state.chits.on_buell.take() {

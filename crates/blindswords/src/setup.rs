@@ -164,7 +164,7 @@ pub fn start(data: &Data, sc: &Scenario) -> State {
         buell_box,
         courier: false,
         chaos: None,
-        broken: [Vec::new(), Vec::new(), Vec::new()],
+        artillery_start: Vec::new(),
         vp: [0, 0],
         control: Vec::new(),
         log: Vec::new(),

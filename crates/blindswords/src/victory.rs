@@ -38,8 +38,8 @@ pub fn per_turn(rules: &BlindSwords, state: &State) -> Vec<(Side, u32, String)> 
 /// The Union and Confederate units broken (on the Broken Track) or eliminated, counted per side.
 fn losses(state: &State) -> [usize; 2] {
     let mut out = [0, 0];
-    for i in state.broken.iter().flatten() {
-        out[ix(state.units[*i].side)] += 1;
+    for i in state.broken_units() {
+        out[ix(state.units[i].side)] += 1;
     }
     out
 }
@@ -93,8 +93,8 @@ pub fn score(rules: &BlindSwords, state: &State) -> Score {
                     lines.push(format!("{}: {} VP for holding {}", o.side, o.vp, o.hex));
                 }
             }
-            for i in state.broken.iter().flatten() {
-                let u = &state.units[*i];
+            for i in state.broken_units() {
+                let u = &state.units[i];
                 if cat.unit(&u.id).is_some_and(|c| c.starting().cr >= *loss_min_cr) {
                     vp[ix(other(u.side))] += u32::from(*loss_vp);
                     lines.push(format!("{}: {loss_vp} VP for {} broken", other(u.side), u.name));

@@ -9,7 +9,7 @@ use crate::catalog::Side;
 use crate::map;
 use crate::rules::BlindSwords;
 use crate::sequence::puller;
-use crate::state::{ix, side_id, Place, Stage, State};
+use crate::state::{ix, side_id, Place, RallyFor, Stage, State};
 use crate::victory;
 
 fn chit_json(rules: &BlindSwords, id: &str) -> Value {
@@ -91,7 +91,9 @@ pub fn view(rules: &BlindSwords, state: &State, side: Option<Side>) -> Value {
         "buell_track": track.boxes().iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
         "mccook_on_buell": state.chits.on_buell.is_some(),
         "chaos": state.chaos,
-        "broken_track": state.broken,
+        "broken_track": (0..=3u8)
+            .map(|n| state.units.iter().enumerate().filter(|(_, u)| u.place == Place::Broken(n)).map(|(i, _)| i).collect())
+            .collect::<Vec<Vec<usize>>>(),
         "control": state.control.iter().map(|(h, s)| json!({ "hex": h, "side": side_id(*s) })).collect::<Vec<_>>(),
         "score": { "result": score.result, "lines": score.lines },
         "log": state.log,
@@ -119,6 +121,13 @@ pub fn stage_name(stage: &Stage) -> &'static str {
         Stage::Orders { .. } => "orders",
         Stage::Move { .. } => "movement",
         Stage::BuellRoll | Stage::Release { .. } | Stage::ReleaseManeuvers => "end-turn",
+        Stage::Rally { for_ }
+        | Stage::Rebuild { for_, .. }
+        | Stage::RallyPlace { for_, .. }
+        | Stage::RallyDisplace { for_, .. } => match for_ {
+            RallyFor::Artillery { .. } => "artillery",
+            RallyFor::Brigade { .. } => "rally",
+        },
         Stage::Over => "over",
     }
 }
