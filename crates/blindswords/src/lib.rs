@@ -17,6 +17,7 @@ pub mod los;
 pub mod map;
 pub mod movement;
 pub mod rally;
+pub mod rally_step;
 pub mod registry;
 pub mod retreat_step;
 pub mod rules;

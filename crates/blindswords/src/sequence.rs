@@ -9,10 +9,10 @@
 //! ruling A-01b); a step out of a hex next to the enemy first offers the enemy Opportunity Fire
 //! (SR 10.7). The fires themselves are played by [`crate::combat_step`], the retreats and Panic
 //! of their tests by [`crate::retreat_step`]; an Attack order's Close Combat Step follows its
-//! movement ([`crate::close_step`]). Held chits are played before each draw and at End Turn
-//! ([`crate::events`]), and skirmishers and cavalry step away from a moving enemy
-//! ([`crate::withdraw`]). Not yet enforced here: rally (SR 13, written in its own module), so
-//! Regroup rallies nobody.
+//! movement ([`crate::close_step`]); the Artillery Rally Step, a Defend or Regroup brigade's Rally
+//! Step and the Broken Track's End Turn update are played by [`crate::rally_step`]. Held chits are
+//! played before each draw and at End Turn ([`crate::events`]), and skirmishers and cavalry step
+//! away from a moving enemy ([`crate::withdraw`]).
 
 use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, LogEntry, Modifier, Pending, RollRecord, RollRequest, RuleError};
@@ -24,12 +24,13 @@ use crate::close_step;
 use crate::combat_step;
 use crate::events;
 use crate::movement::{self, allowance, Board};
+use crate::rally_step;
 use crate::retreat_step;
 use crate::rules::BlindSwords;
 use crate::scenario::{RuleKind, Trigger};
 use crate::setup::chit_side;
 use crate::special;
-use crate::state::{ix, other, side_id, Activator, MoveFor, Moving, Place, Stage, State};
+use crate::state::{ix, other, side_id, Activator, MoveFor, Moving, Place, RallyFor, Stage, State};
 use crate::victory;
 use crate::withdraw;
 
@@ -332,7 +333,7 @@ fn minutes(clock: &str) -> Option<u32> {
 /// The Buell roll's modifiers that apply now (EX 14.2a).
 fn buell_modifiers(rules: &BlindSwords, state: &State) -> Vec<(BuellModifier, Modifier)> {
     let track = &rules.data().charts.buell;
-    let broken = |side: Side| state.broken.iter().flatten().filter(|i| state.units[**i].side == side).count();
+    let broken = |side: Side| state.broken_units().filter(|i| state.units[*i].side == side).count();
     let board = Board::new(&rules.data().map, state);
     let engaged = state.units.iter().any(|u| match u.place {
         Place::Map(h) => movement::enemy_adjacent(rules, state, &board, u.side, h),
@@ -534,7 +535,9 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
                 .map(|o| {
                     let d = data.charts.orders.details(*o);
                     let label = match o {
-                        Order::Regroup => "Regroup: no movement (rally not yet enforced)".to_string(),
+                        Order::Regroup => {
+                            "Regroup: no movement; rally: Recovery of every Morale Hit, or Rebuild".to_string()
+                        }
                         _ => format!(
                             "{o:?}: MA infantry {}, cavalry {}{}{}",
                             d.infantry,
@@ -583,6 +586,9 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
         Stage::Withdraw { .. } => withdraw::pending(rules, state).unwrap_or(Pending::Over),
         Stage::RightHookSecret | Stage::RightHookReveal { .. } | Stage::GreatGrandfather { .. } => {
             special::pending(rules, state)
+        }
+        Stage::Rally { .. } | Stage::Rebuild { .. } | Stage::RallyPlace { .. } | Stage::RallyDisplace { .. } => {
+            rally_step::pending(rules, state).unwrap_or(Pending::Over)
         }
         Stage::TurnStart | Stage::Command | Stage::ReleaseManeuvers | Stage::Over => Pending::Over,
     }
@@ -745,6 +751,9 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             _,
         ) => events::choose(rules, state, option)?,
         (Stage::Withdraw { .. }, _) => withdraw::choose(rules, state, option)?,
+        (Stage::Rally { .. } | Stage::RallyPlace { .. } | Stage::RallyDisplace { .. }, _) => {
+            rally_step::choose(rules, state, option)?;
+        }
         (Stage::Chaos { affected }, "hex") => {
             let h = hex_arg(arg)?;
             state.chaos = Some(h);
@@ -894,15 +903,16 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
 /// Movement Step (SR 8.1-8.5).
 pub(crate) fn start_order(rules: &BlindSwords, state: &mut State, brigade: String, by: Activator, order: Order) {
     if order == Order::Regroup {
-        state.note("Regroup: no movement; rally is not yet enforced", "SR 8.5");
-        // EX 15.1: its skirmishers stay still for this whole order and may leave Skirmish Order.
+        state.note("Regroup: no movement, the Rally Step follows", "SR 8.5");
+        // EX 15.1: its skirmishers stay still for this whole order and may leave Skirmish Order;
+        // the Rally Step follows that Movement Step.
         if movable(state, &brigade, &[]).iter().any(|i| state.units[*i].skirmish) {
             let for_ = MoveFor::Brigade { brigade, order, by };
             state.stage = Stage::Move { for_, moved: Vec::new(), current: None };
         } else {
             match special::free_maneuver_move(rules, state, &brigade, &by) {
                 Some(free) => state.stage = free,
-                None => after_activation(rules, state, &by),
+                None => rally_step::begin(rules, state, brigade, order, by),
             }
         }
     } else if rules.data().charts.orders.details(order).fire {
@@ -1015,7 +1025,7 @@ fn finish_move(rules: &BlindSwords, state: &mut State, for_: &MoveFor) {
         MoveFor::Brigade { brigade, order: Order::Attack, by } => {
             close_step::begin(rules, state, brigade.clone(), by.clone());
         }
-        MoveFor::Brigade { by, .. } => after_activation(rules, state, by),
+        MoveFor::Brigade { brigade, order, by } => rally_step::begin(rules, state, brigade.clone(), *order, by.clone()),
     }
 }
 
@@ -1337,6 +1347,10 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
             let text = close_step::roll(rules, state, dice);
             log(state, text);
         }
+        Stage::Rebuild { .. } => {
+            let text = rally_step::roll(rules, state, dice);
+            log(state, text);
+        }
         _ => return Err(RuleError::Unexpected("no roll is pending".into())),
     }
     Ok(())
@@ -1441,8 +1455,13 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                 }
             }
             Stage::Artillery { passes, .. } if *passes >= 2 => {
-                state.note("Artillery Phase ends", "SR 6.3");
-                Stage::Draw
+                state.note("The Artillery Steps end", "SR 6.3");
+                Stage::Rally { for_: RallyFor::Artillery { side: Side::Union } }
+            }
+            Stage::Rally { for_ } if rally_step::candidates(rules, state, for_).is_empty() => {
+                let for_ = for_.clone();
+                rally_step::finish(rules, state, &for_);
+                continue;
             }
             Stage::Artillery { side, passes } if artillery_units(state, *side).is_empty() => {
                 Stage::Artillery { side: other(*side), passes: passes + 1 }
@@ -1596,6 +1615,7 @@ fn artillery_phase(rules: &BlindSwords, state: &mut State) -> Stage {
     for u in &mut state.units {
         u.acted = false;
     }
+    rally_step::mark_artillery(state);
     if none {
         state.note("No Artillery Phase this turn", "EX 16.0b");
         Stage::Draw
@@ -1631,16 +1651,14 @@ fn end_turn(rules: &BlindSwords, state: &mut State) {
     }
 }
 
-/// SR 14.3-14.5: reset the activation markers, move the Broken Track, gather the chits, and
+/// SR 14.3-14.5: reset the activation markers, move the Broken Track down a box, gather the chits, and
 /// go to the next turn or end the game.
 fn finish_turn(rules: &BlindSwords, state: &mut State) {
     for b in &mut state.brigades {
         b.activated = false;
         b.order = None;
     }
-    let [one, two, three] = std::mem::take(&mut state.broken);
-    drop(one);
-    state.broken = [two, three, Vec::new()];
+    rally_step::update_broken_track(state);
     let played = std::mem::take(&mut state.chits.played);
     state.chits.out.extend(played);
     if let Some(c) = state.chits.on_buell.take() {

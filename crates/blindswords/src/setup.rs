@@ -166,7 +166,7 @@ pub fn start(data: &Data, sc: &Scenario) -> State {
         courier: false,
         chaos: None,
         events: crate::state::EventState::default(),
-        broken: [Vec::new(), Vec::new(), Vec::new()],
+        artillery_start: Vec::new(),
         vp: [0, 0],
         control: Vec::new(),
         special: crate::special::Special::default(),

@@ -1,7 +1,7 @@
 //! [SR 4.0] The changeable state of a Blind Swords game: the turn, where in the sequence of play
 //! the game waits ([`Stage`]), the units, each brigade's order and activation status, On Hold,
-//! the chits (cup, held, key, played, set aside), the Buell Alert Track, the Broken Track,
-//! victory points, control and the log.
+//! the chits (cup, held, key, played, set aside), the Buell Alert Track, each battery at the start
+//! of the Artillery Phase (the Broken Track is each unit's [`Place`]), victory points, control and the log.
 
 use caisson_hexmap::Hex;
 use caisson_kernel::LogEntry;
@@ -232,6 +232,28 @@ impl Moving {
     pub const fn first(&self) -> bool {
         self.steps == 0 && !self.formed
     }
+}
+
+/// The step a rally happens in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum RallyFor {
+    /// The Artillery Rally Step of a side (SR 6.4).
+    Artillery {
+        /// Whose pick.
+        side: Side,
+    },
+    /// The Rally Step of the active brigade (SR 13).
+    Brigade {
+        /// The brigade.
+        brigade: String,
+        /// Its order.
+        order: Order,
+        /// How it was activated.
+        by: Activator,
+        /// Units that have rallied in this step (SR 13.2: one action each).
+        done: Vec<usize>,
+    },
 }
 
 /// Where the game waits, with any procedure in progress.
@@ -499,6 +521,33 @@ pub enum Stage {
         /// Where the game goes on.
         next: Box<Stage>,
     },
+    /// A rally: a side's pick in the Artillery Rally Step, or the next unit of a Rally Step
+    /// (SR 6.4, 13.2).
+    Rally {
+        /// Which step.
+        for_: RallyFor,
+    },
+    /// A Rebuild roll (SR 13.2b).
+    Rebuild {
+        /// Which step.
+        for_: RallyFor,
+        /// Index into [`State::units`].
+        unit: usize,
+    },
+    /// A unit rebuilt from the "Available" box: its owner places it (SR 13.2b).
+    RallyPlace {
+        /// Which step.
+        for_: RallyFor,
+        /// Index into [`State::units`].
+        unit: usize,
+    },
+    /// A unit rebuilt to its Fresh side over-stacks its hex: its owner moves it away (SR 13.2b).
+    RallyDisplace {
+        /// Which step.
+        for_: RallyFor,
+        /// Index into [`State::units`].
+        unit: usize,
+    },
     /// The game is over.
     Over,
 }
@@ -658,8 +707,9 @@ pub struct State {
     pub chaos: Option<Hex>,
     /// Held-chit play and events in effect (SR 7.1, 14.1).
     pub events: EventState,
-    /// The Broken Track, boxes 1-3, by unit index (SR 12.8).
-    pub broken: [Vec<usize>; 3],
+    /// Each battery's place and whether it was Battleworn when this turn's Artillery Phase began,
+    /// by unit index: what the Artillery Rally Step asks of "retreated" and "flipped" (SR 6.4).
+    pub artillery_start: Vec<(usize, Place, bool)>,
     /// Victory points by side, Union first (SR 14.2).
     pub vp: [u32; 2],
     /// Control of the victory hexes: the side that last occupied each.
@@ -716,6 +766,11 @@ impl State {
             rule: (!rule.is_empty()).then(|| rule.to_string()),
             roll: None,
         });
+    }
+
+    /// The units on the Broken Track, in any box, "Available" included (SR 12.8).
+    pub fn broken_units(&self) -> impl Iterator<Item = usize> + '_ {
+        self.units.iter().enumerate().filter(|(_, u)| matches!(u.place, Place::Broken(_))).map(|(i, _)| i)
     }
 
     /// The controller of a victory hex.

@@ -9,7 +9,7 @@ use crate::catalog::Side;
 use crate::map;
 use crate::rules::BlindSwords;
 use crate::sequence::puller;
-use crate::state::{ix, side_id, Place, Stage, State};
+use crate::state::{ix, side_id, Place, RallyFor, Stage, State};
 use crate::victory;
 
 fn chit_json(rules: &BlindSwords, id: &str) -> Value {
@@ -92,7 +92,9 @@ pub fn view(rules: &BlindSwords, state: &State, side: Option<Side>) -> Value {
         "buell_track": track.boxes().iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
         "mccook_on_buell": state.chits.on_buell.is_some(),
         "chaos": state.chaos,
-        "broken_track": state.broken,
+        "broken_track": (0..=3u8)
+            .map(|n| state.units.iter().enumerate().filter(|(_, u)| u.place == Place::Broken(n)).map(|(i, _)| i).collect())
+            .collect::<Vec<Vec<usize>>>(),
         "right_hook": crate::special::hook_view(rules, state, side),
         "exited": crate::special::exits(state),
         "control": state.control.iter().map(|(h, s)| json!({ "hex": h, "side": side_id(*s) })).collect::<Vec<_>>(),
@@ -141,6 +143,13 @@ pub fn stage_name(stage: &Stage) -> &'static str {
         }
         Stage::RightHookSecret => "set-up",
         Stage::GreatGrandfather { .. } => "broken-track",
+        Stage::Rally { for_ }
+        | Stage::Rebuild { for_, .. }
+        | Stage::RallyPlace { for_, .. }
+        | Stage::RallyDisplace { for_, .. } => match for_ {
+            RallyFor::Artillery { .. } => "artillery",
+            RallyFor::Brigade { .. } => "rally",
+        },
         Stage::Over => "over",
     }
 }

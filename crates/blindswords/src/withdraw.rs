@@ -171,7 +171,6 @@ pub fn advance(rules: &BlindSwords, state: &mut State) -> bool {
         let u = &mut state.units[w.unit];
         u.place = Place::Broken(1);
         u.skirmish = false;
-        state.broken[0].push(w.unit);
         let text = format!("{} cannot withdraw from {at} and goes to Broken box 1", state.units[w.unit].name);
         state.note(text, "EX 15.3");
     }

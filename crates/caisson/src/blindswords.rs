@@ -64,8 +64,8 @@ impl Registry for BlindSwords {
         let (rules, state) = (game.rules(), game.state());
         let score = caisson_blindswords::victory::score(rules, state);
         let mut losses = BTreeMap::from([("union".to_string(), 0), ("confederate".to_string(), 0)]);
-        for i in state.broken.iter().flatten() {
-            *losses.entry(caisson_blindswords::state::side_id(state.units[*i].side).to_string()).or_insert(0) += 1;
+        for i in state.broken_units() {
+            *losses.entry(caisson_blindswords::state::side_id(state.units[i].side).to_string()).or_insert(0) += 1;
         }
         Some(Outcome {
             vp_side: "union".into(),
