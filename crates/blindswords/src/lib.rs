@@ -19,6 +19,7 @@ pub mod rules;
 pub mod scenario;
 pub mod sequence;
 pub mod setup;
+pub mod solo;
 pub mod state;
 pub mod victory;
 pub mod view;

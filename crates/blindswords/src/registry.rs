@@ -3,7 +3,7 @@
 
 use caisson_kernel::{DynGame, Game, Save, SaveError, Setup};
 
-use crate::rules::BlindSwords;
+use crate::rules::{BlindSwords, Settings};
 use crate::scenario::RuleKind;
 use crate::setup::Data;
 
@@ -48,10 +48,8 @@ fn build(setup: &Setup) -> Result<(BlindSwords, crate::state::State), String> {
     if setup.system != SYSTEM {
         return Err(format!("unknown rule system `{}`", setup.system));
     }
-    if let Some(o) = setup.options.first() {
-        return Err(format!("unknown game option `{o}` (Blind Swords has none yet)"));
-    }
-    BlindSwords::new(Data::builtin()?, &setup.scenario)
+    let settings = Settings::parse(&setup.options)?;
+    BlindSwords::with_settings(Data::builtin()?, &setup.scenario, settings)
 }
 
 /// Starts a game.
@@ -107,7 +105,12 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | RuleKind::DivisionChitLimit { .. }
                 | RuleKind::NoBuellTrack
         );
-        if r.optional {
+        if let RuleKind::SoloBot { .. } = r.kind {
+            out.push(format!(
+                "Optional rule: {} (EX {}), with the game option solo=liddell (`--confederate liddell` turns it on): no activation roll for Buckner, a Command Confusion roll sets Liddell's order, all three Confederate events go in the cup, the 7th Arkansas maneuvers on turn 1; events are drawn and held but, as in every game, not yet played",
+                r.title, r.section
+            ));
+        } else if r.optional {
             out.push(format!("Optional rule not offered yet: {} (EX {})", r.title, r.section));
         } else if !enforced {
             out.push(format!("Scenario rule not yet enforced: {} (EX {})", r.title, r.section));

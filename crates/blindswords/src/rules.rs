@@ -9,16 +9,43 @@ use caisson_kernel::{Describe, LogEntry, Pending, RuleError, Rules};
 
 use crate::catalog::Side;
 use crate::movement::{self, Board};
-use crate::scenario::Scenario;
+use crate::scenario::{RuleKind, Scenario};
 use crate::setup::{self, Data};
 use crate::state::{Place, State};
 use crate::{sequence, view};
+
+/// Optional rules a game may be started with (`name=value` game options).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    /// The solo variant of a scenario that has one (`solo=liddell`, EX 16.0d): the side of its
+    /// `solo-bot` rule is played by the rules' Command Confusion roll and a bot.
+    pub solo: bool,
+}
+
+impl Settings {
+    /// Reads `name=value` options.
+    ///
+    /// # Errors
+    /// An unknown option.
+    pub fn parse(options: &[String]) -> Result<Settings, String> {
+        let mut s = Settings::default();
+        for o in options {
+            match o.as_str() {
+                "solo=liddell" => s.solo = true,
+                "solo=off" => s.solo = false,
+                other => return Err(format!("unknown game option `{other}` (known: solo=liddell|off)")),
+            }
+        }
+        Ok(s)
+    }
+}
 
 /// The rules of one scenario.
 #[derive(Clone, Debug)]
 pub struct BlindSwords {
     data: Arc<Data>,
     scenario: usize,
+    settings: Settings,
     /// Every chit of the scenario, sorted: what `check` finds conserved.
     chits: Vec<String>,
     victory_hexes: Vec<Hex>,
@@ -33,8 +60,20 @@ impl BlindSwords {
     /// # Errors
     /// Unknown scenario.
     pub fn new(data: Arc<Data>, scenario: &str) -> Result<(BlindSwords, State), String> {
+        BlindSwords::with_settings(data, scenario, Settings::default())
+    }
+
+    /// As [`BlindSwords::new`], with optional rules.
+    ///
+    /// # Errors
+    /// Unknown scenario, or an option the scenario does not have (the solo variant outside a
+    /// scenario with a `solo-bot` rule).
+    pub fn with_settings(data: Arc<Data>, scenario: &str, settings: Settings) -> Result<(BlindSwords, State), String> {
         let index = data.scenario_index(scenario).ok_or_else(|| format!("no scenario `{scenario}`"))?;
         let sc = &data.scenarios[index];
+        if settings.solo && !sc.rules().any(|r| matches!(r.kind, RuleKind::SoloBot { .. })) {
+            return Err(format!("scenario `{scenario}` has no solo variant (only pv-16-0 has one, EX 16.0d)"));
+        }
         let start = setup::start(&data, sc);
         let mut chits: Vec<String> = start.chits.out.iter().chain(start.chits.held.iter().flatten()).cloned().collect();
         chits.sort();
@@ -46,7 +85,7 @@ impl BlindSwords {
             .filter_map(|u| data.catalog.unit(&u.id))
             .map(|c| [(c.starting().sp.halves(), c.starting().cr), (c.worn.sp.halves(), c.worn.cr)])
             .collect();
-        let rules = BlindSwords { data, scenario: index, chits, victory_hexes, towns, printed };
+        let rules = BlindSwords { data, scenario: index, settings, chits, victory_hexes, towns, printed };
         let mut state = start;
         sequence::advance(&rules, &mut state);
         Ok((rules, state))
@@ -62,6 +101,12 @@ impl BlindSwords {
     #[must_use]
     pub fn scenario(&self) -> &Scenario {
         &self.data.scenarios[self.scenario]
+    }
+
+    /// The optional rules in force.
+    #[must_use]
+    pub fn settings(&self) -> &Settings {
+        &self.settings
     }
 
     /// The hexes the victory conditions look at.

@@ -22,6 +22,7 @@ use crate::movement::{self, allowance, Board};
 use crate::rules::BlindSwords;
 use crate::scenario::{RuleKind, Trigger};
 use crate::setup::chit_side;
+use crate::solo;
 use crate::state::{ix, other, side_id, Activator, MoveFor, Moving, Place, Stage, State};
 use crate::victory;
 
@@ -132,14 +133,6 @@ fn movable(state: &State, brigade: &str, moved: &[usize]) -> Vec<usize> {
         .filter(|(_, u)| free_to_move(state, &u.place))
         .map(|(i, _)| i)
         .collect()
-}
-
-/// The order a movement is made under (`None`: artillery in the Artillery Phase).
-fn move_order(for_: &MoveFor) -> Option<Order> {
-    match for_ {
-        MoveFor::Artillery { .. } => None,
-        MoveFor::Brigade { order, .. } => Some(*order),
-    }
 }
 
 /// The hexes a unit set up "within N hexes of" a hex may take (EX 16.0; ruling PO11): in the
@@ -483,6 +476,7 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
                 activation_modifiers(rules, state, side),
             )
         }
+        Stage::SoloOrders { .. } => solo::pending(rules, state).unwrap_or(Pending::Over),
         Stage::Mccook => {
             let mut options: Vec<Choice> = mccook_brigades(rules, state)
                 .iter()
@@ -573,7 +567,11 @@ fn move_pending(
                     let at = state.hex_of(i).map_or_else(|| "(to enter)".to_string(), |h| format!("in {h}"));
                     Choice::new(
                         format!("unit:{}", u.id),
-                        format!("{} {at}, MA {}", u.name, allowance(&data.charts, u.ty, *order)),
+                        format!(
+                            "{} {at}, MA {}",
+                            u.name,
+                            allowance(&data.charts, u.ty, solo::unit_order(rules, state, for_, i).unwrap_or(*order))
+                        ),
                     )
                 })
                 .collect();
@@ -583,7 +581,8 @@ fn move_pending(
         Some(m) => {
             let u = &state.units[m.unit];
             let here = state.hex_of(m.unit);
-            let mut options: Vec<Choice> = movement::steps(rules, state, m.unit, m.mp, m.steps == 0, move_order(for_))
+            let order = solo::unit_order(rules, state, for_, m.unit);
+            let mut options: Vec<Choice> = movement::steps(rules, state, m.unit, m.mp, m.steps == 0, order)
                 .into_iter()
                 .map(|s| {
                     let left = (m.mp - s.cost.mp).max(0.0);
@@ -691,6 +690,12 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
                     "EX 16.0b",
                 );
                 state.stage = Stage::Orders { brigade: arg.to_string(), by: Activator::Chit { chit } };
+            } else if solo::orders_by_roll(rules, &chit, arg) {
+                state.note(
+                    format!("{} activates {name} without a roll (solo variant)", chit_name(rules, &chit)),
+                    "EX 16.0d",
+                );
+                state.stage = Stage::SoloOrders { chit, brigade: arg.to_string() };
             } else {
                 state.stage = Stage::ActivationRoll { chit, brigade: arg.to_string() };
             }
@@ -728,14 +733,15 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
         }
         (Stage::Move { for_, moved, current: None }, "unit") => {
             let unit = state.unit_index(arg).ok_or_else(bad)?;
-            let order = move_order(&for_).unwrap_or(Order::Maneuver);
+            let order = solo::unit_order(rules, state, &for_, unit).unwrap_or(Order::Maneuver);
             let mp = allowance(&rules.data().charts, state.units[unit].ty, order);
             state.stage = Stage::Move { for_, moved, current: Some(Moving { unit, mp, steps: 0 }) };
         }
         (Stage::Move { for_, .. }, "done") => finish_move(rules, state, &for_),
         (Stage::Move { for_, moved, current: Some(m) }, "hex") => {
             let h = hex_arg(arg)?;
-            let step = movement::steps(rules, state, m.unit, m.mp, m.steps == 0, move_order(&for_))
+            let order = solo::unit_order(rules, state, &for_, m.unit);
+            let step = movement::steps(rules, state, m.unit, m.mp, m.steps == 0, order)
                 .into_iter()
                 .find(|s| s.hex == h)
                 .ok_or_else(bad)?;
@@ -1051,6 +1057,24 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
                 }
             }
         }
+        Stage::SoloOrders { chit, brigade } => {
+            let order = solo::order_of_roll(rules, dice[0]).unwrap_or(Order::Regroup);
+            log(
+                state,
+                format!("Command Confusion {}: {}'s order is {order:?}", dice[0], brigade_name(rules, &brigade)),
+            );
+            if let Some(stage) = solo::regroup_maneuver(rules, state, &brigade, &chit, order) {
+                if let Some(b) = state.brigade_mut(&brigade) {
+                    b.order = Some(order);
+                }
+                state.note("Regroup: the brigade stays; the free-maneuver unit still moves", "EX 16.0d");
+                state.stage = stage;
+            } else {
+                // The Orders Step applies the order as if the player had given it (SR 8.1).
+                state.stage = Stage::Orders { brigade, by: Activator::Chit { chit } };
+                choose(rules, state, &format!("order:{}", format!("{order:?}").to_lowercase()))?;
+            }
+        }
         Stage::BuellRoll => {
             let applying: Vec<BuellModifier> = buell_modifiers(rules, state).into_iter().map(|m| m.0).collect();
             let track = &rules.data().charts.buell;
@@ -1167,6 +1191,15 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                 state.chits.key = [None, None];
                 Stage::KeyChit { side: rules.scenario().first_player }
             }
+            Stage::KeyChit { side } if solo::all_events(rules, *side) => {
+                let side = *side;
+                for e in event_pool(rules, state, side) {
+                    state.chits.out.retain(|c| *c != e);
+                    to_cup(state, e);
+                }
+                state.note(format!("{side}: every event chit goes in the cup (solo variant)"), "EX 16.0d");
+                after_key(rules, side)
+            }
             Stage::KeyChit { side } if event_pool(rules, state, *side).is_empty() => after_key(rules, *side),
             Stage::RandomEvents { side, left } if *left == 0 || event_pool(rules, state, *side).is_empty() => {
                 let first = rules.scenario().first_player;
@@ -1208,7 +1241,15 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                 continue;
             }
             Stage::Move { for_, moved, current: Some(m) }
-                if movement::steps(rules, state, m.unit, m.mp, m.steps == 0, move_order(for_)).is_empty() =>
+                if movement::steps(
+                    rules,
+                    state,
+                    m.unit,
+                    m.mp,
+                    m.steps == 0,
+                    solo::unit_order(rules, state, for_, m.unit),
+                )
+                .is_empty() =>
             {
                 let (for_, moved, m) = (for_.clone(), moved.clone(), m.clone());
                 stop_unit(rules, state, for_, moved, &m);
