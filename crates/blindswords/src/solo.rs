@@ -40,12 +40,6 @@ fn solo(rules: &BlindSwords) -> Option<Solo<'_>> {
     })
 }
 
-/// The side the solo variant runs, if the variant is on.
-#[must_use]
-pub fn bot_side(rules: &BlindSwords) -> Option<Side> {
-    solo(rules).map(|s| s.side)
-}
-
 /// Whether `side` puts all its event chits in the cup this turn instead of a Key Chit and a
 /// random pick (EX 16.0d).
 #[must_use]
