@@ -62,9 +62,7 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
     let leader = rules.data().catalog.brigade(brigade).map_or(brigade.as_str(), |b| b.leader.as_str());
     Some(Pending::Roll(RollRequest {
         side: side_id(side).into(),
-        purpose: format!(
-            "Command Confusion roll for {leader}'s orders (1 Regroup, 2-3 Defend, 4 Maneuver, 5-6 Attack)"
-        ),
+        purpose: format!("{leader}'s orders on the Command Confusion table"),
         rule: "EX 16.0d, SR 7.3".into(),
         dice: 1,
         modifiers: Vec::new(),
