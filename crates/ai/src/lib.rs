@@ -12,6 +12,7 @@
 //!   and a given seed always gives the same choice.
 
 pub mod gcacw;
+pub mod liddell;
 pub mod search;
 
 pub use search::{decide, Heuristics, Level};
@@ -25,17 +26,21 @@ pub enum Bot {
     Random,
     /// The computer opponent.
     Ai(Level),
+    /// The Liddell-bot of Perryville's solo variant (EX 16.0d, [`liddell`]); in a game of another
+    /// system it plays like the random player.
+    Liddell,
 }
 
 impl Bot {
     /// Every bot name, as the command line and the web API spell them.
-    pub const NAMES: [&'static str; 5] = ["random", "ai", "ai-easy", "ai-normal", "ai-hard"];
+    pub const NAMES: [&'static str; 6] = ["random", "ai", "ai-easy", "ai-normal", "ai-hard", "liddell"];
 
     /// The bot of a name (`ai` is the default level).
     #[must_use]
     pub fn parse(name: &str) -> Option<Bot> {
         Some(match name {
             "random" => Bot::Random,
+            "liddell" => Bot::Liddell,
             "ai" => Bot::Ai(Level::default()),
             other => Bot::Ai(Level::parse(other.strip_prefix("ai-")?)?),
         })
@@ -47,12 +52,14 @@ impl Bot {
         match self {
             Bot::Random => "random".to_string(),
             Bot::Ai(level) => format!("ai-{}", level.name()),
+            Bot::Liddell => "liddell".to_string(),
         }
     }
 
     /// The option this bot picks in the pending decision of `game`, or `None` when the game is
     /// over. `seed` makes the choice reproducible. The computer opponent plays the rule systems it
-    /// knows (GCACW); in a game of another system it plays like the random player.
+    /// knows (GCACW), the Liddell-bot Blind Swords; in a game of another system each plays like
+    /// the random player.
     #[must_use]
     pub fn choose(self, game: &dyn DynGame, seed: u64) -> Option<String> {
         let decision = game.pending()?;
@@ -60,6 +67,13 @@ impl Bot {
             if let Some(g) = game.as_any().downcast_ref::<caisson_kernel::Game<caisson_gcacw::Gcacw>>() {
                 let h = gcacw::GcacwHeuristics::new(g.rules());
                 return Some(decide(g.rules(), g.state(), &decision, &h, level, seed));
+            }
+        }
+        if self == Bot::Liddell {
+            if let Some(g) = game.as_any().downcast_ref::<caisson_kernel::Game<caisson_blindswords::BlindSwords>>() {
+                // The deciding side's view only: never the state (hidden chits, the cup).
+                let view = game.view(Some(&decision.side));
+                return Some(liddell::choose(g.rules(), &view, &decision, seed));
             }
         }
         Some(random_choice(&decision, &mut Dice::new(seed)).to_string())

@@ -24,6 +24,7 @@ pub mod rules;
 pub mod scenario;
 pub mod sequence;
 pub mod setup;
+pub mod solo;
 pub mod special;
 pub mod state;
 pub mod victory;

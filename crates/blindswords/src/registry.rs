@@ -119,10 +119,21 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
                 | RuleKind::Night { .. }
         );
         if let (true, Some(name)) = (r.optional, option_of(&r.kind)) {
-            out.push(format!("Optional rule offered: {} (EX {}): `--option {name}=on`", r.title, r.section));
+            out.push(format!(
+                "Optional rule offered: {} (EX {}): `--option {name}={}`",
+                r.title,
+                r.section,
+                crate::special::on_word(name)
+            ));
             if matches!(r.kind, RuleKind::Night { .. }) {
                 out.push(format!(
                     "{}: its Firing on Friends use is not yet enforced (event chits are not played)",
+                    r.title
+                ));
+            }
+            if matches!(r.kind, RuleKind::SoloBot { .. }) {
+                out.push(format!(
+                    "{}: `--confederate liddell` turns it on and plays Liddell by its orders: no activation roll for Buckner, a Command Confusion roll sets Liddell's order, all three Confederate events go in the cup",
                     r.title
                 ));
             }

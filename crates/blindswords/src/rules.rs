@@ -9,7 +9,7 @@ use caisson_kernel::{Describe, LogEntry, Pending, RuleError, Rules};
 
 use crate::catalog::Side;
 use crate::movement::{self, Board};
-use crate::scenario::Scenario;
+use crate::scenario::{RuleKind, Scenario};
 use crate::setup::{self, Data};
 use crate::special::{self, Options};
 use crate::state::{Place, State};
@@ -50,6 +50,9 @@ impl BlindSwords {
     pub fn with_options(data: Arc<Data>, scenario: &str, options: Options) -> Result<(BlindSwords, State), String> {
         let index = data.scenario_index(scenario).ok_or_else(|| format!("no scenario `{scenario}`"))?;
         let sc = &data.scenarios[index];
+        if options.solo && !sc.rules().any(|r| matches!(r.kind, RuleKind::SoloBot { .. })) {
+            return Err(format!("scenario `{scenario}` has no solo variant (only pv-16-0 has one, EX 16.0d)"));
+        }
         let start = setup::start(&data, sc);
         let mut chits: Vec<String> = start.chits.out.iter().chain(start.chits.held.iter().flatten()).cloned().collect();
         chits.sort();

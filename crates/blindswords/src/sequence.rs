@@ -29,6 +29,7 @@ use crate::retreat_step;
 use crate::rules::BlindSwords;
 use crate::scenario::{RuleKind, Trigger};
 use crate::setup::chit_side;
+use crate::solo;
 use crate::special;
 use crate::state::{ix, other, side_id, Activator, MoveFor, Moving, Place, RallyFor, Stage, State};
 use crate::victory;
@@ -508,6 +509,7 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
                 activation_modifiers(rules, state, side),
             )
         }
+        Stage::SoloOrders { .. } => solo::pending(rules, state).unwrap_or(Pending::Over),
         Stage::Mccook => {
             let mut options: Vec<Choice> = mccook_brigades(rules, state)
                 .iter()
@@ -621,7 +623,11 @@ fn move_pending(
                     let order = special::unit_order(rules, state, for_, i).unwrap_or(*order);
                     Choice::new(
                         format!("unit:{}", u.id),
-                        format!("{} {at}, MA {}", u.name, allowance(&data.charts, u.ty, order)),
+                        format!(
+                            "{} {at}, MA {}",
+                            u.name,
+                            allowance(&data.charts, u.ty, special::unit_order(rules, state, for_, i).unwrap_or(order))
+                        ),
                     )
                 })
                 .collect();
@@ -791,6 +797,12 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
                     "EX 16.0b",
                 );
                 state.stage = Stage::Orders { brigade: arg.to_string(), by: Activator::Chit { chit } };
+            } else if solo::orders_by_roll(rules, &chit, arg) {
+                state.note(
+                    format!("{} activates {name} without a roll (solo variant)", chit_name(rules, &chit)),
+                    "EX 16.0d",
+                );
+                state.stage = Stage::SoloOrders { chit, brigade: arg.to_string() };
             } else {
                 state.stage = Stage::ActivationRoll { chit, brigade: arg.to_string() };
             }
@@ -1298,6 +1310,17 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> Result<(), R
                 }
             }
         }
+        Stage::SoloOrders { chit, brigade } => {
+            let order = solo::order_of_roll(rules, dice[0]).unwrap_or(Order::Regroup);
+            log(
+                state,
+                format!("Command Confusion {}: {}'s order is {order:?}", dice[0], brigade_name(rules, &brigade)),
+            );
+            // The Orders Step applies the order as if the player had given it (SR 8.1); under
+            // Regroup the 7th Arkansas still moves on turn 1 (EX 16.0b, [`special::unit_order`]).
+            state.stage = Stage::Orders { brigade, by: Activator::Chit { chit } };
+            choose(rules, state, &format!("order:{}", format!("{order:?}").to_lowercase()))?;
+        }
         Stage::BuellRoll => {
             let applying: Vec<BuellModifier> = buell_modifiers(rules, state).into_iter().map(|m| m.0).collect();
             let track = &rules.data().charts.buell;
@@ -1443,6 +1466,15 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
             Stage::Command => {
                 state.chits.key = [None, None];
                 Stage::KeyChit { side: rules.scenario().first_player }
+            }
+            Stage::KeyChit { side } if solo::all_events(rules, *side) => {
+                let side = *side;
+                for e in event_pool(rules, state, side) {
+                    state.chits.out.retain(|c| *c != e);
+                    to_cup(state, e);
+                }
+                state.note(format!("{side}: every event chit goes in the cup (solo variant)"), "EX 16.0d");
+                after_key(rules, side)
             }
             Stage::KeyChit { side } if event_pool(rules, state, *side).is_empty() => after_key(rules, *side),
             Stage::RandomEvents { side, left } if *left == 0 || event_pool(rules, state, *side).is_empty() => {

@@ -26,10 +26,13 @@ pub struct Options {
     pub night: bool,
     /// EX 16.1f The Designer's Great-Grandfather.
     pub great_grandfather: bool,
+    /// EX 16.0d The solo variant (`solo=liddell`): the side of the scenario's `solo-bot` rule is
+    /// played by the rules' Command Confusion roll and a bot ([`crate::solo`]).
+    pub solo: bool,
 }
 
 /// The option names, with the rule kind each turns on.
-const OPTIONS: [(&str, &str); 2] = [("night", "16.1g"), ("great-grandfather", "16.1f")];
+const OPTIONS: [(&str, &str); 3] = [("night", "16.1g"), ("great-grandfather", "16.1f"), ("solo", "16.0d")];
 
 impl Options {
     /// Reads `name=on|off` options; an option is known only where the scenario offers its rule.
@@ -45,21 +48,25 @@ impl Options {
         let known = if offered.is_empty() {
             "none in this scenario".to_string()
         } else {
-            offered.iter().map(|n| format!("{n}=on|off")).collect::<Vec<_>>().join(", ")
+            offered.iter().map(|n| format!("{n}={}|off", on_word(n))).collect::<Vec<_>>().join(", ")
         };
         let mut o = Options::default();
         for opt in options {
             let (name, value) = opt.split_once('=').unwrap_or((opt.as_str(), ""));
             let on = match value {
-                "on" => true,
                 "off" => false,
-                _ => return Err(format!("game option `{opt}`: give `{name}=on` or `{name}=off` (known: {known})")),
+                v if v == on_word(name) => true,
+                _ => {
+                    let on = on_word(name);
+                    return Err(format!("game option `{opt}`: give `{name}={on}` or `{name}=off` (known: {known})"));
+                }
             };
             if !offered.contains(&name) {
                 return Err(format!("unknown game option `{opt}` (known: {known})"));
             }
             match name {
                 "night" => o.night = on,
+                "solo" => o.solo = on,
                 _ => o.great_grandfather = on,
             }
         }
@@ -72,7 +79,18 @@ fn optional_name(kind: &RuleKind) -> Option<&'static str> {
     match kind {
         RuleKind::Night { .. } => Some("16.1g"),
         RuleKind::GameEndsOnRoll { .. } => Some("16.1f"),
+        RuleKind::SoloBot { .. } => Some("16.0d"),
         _ => None,
+    }
+}
+
+/// The value that turns an option on: `on`, or the bot's name for the solo variant.
+#[must_use]
+pub fn on_word(name: &str) -> &'static str {
+    if name == "solo" {
+        "liddell"
+    } else {
+        "on"
     }
 }
 

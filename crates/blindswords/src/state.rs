@@ -379,6 +379,13 @@ pub enum Stage {
         /// The brigade.
         brigade: String,
     },
+    /// Solo variant: the Command Confusion roll sets the bot brigade's order (EX 16.0d).
+    SoloOrders {
+        /// The chit.
+        chit: String,
+        /// The brigade.
+        brigade: String,
+    },
     /// A. McCook's chit was drawn: the Union player uses it (EX 7.3c).
     Mccook,
     /// Buell Commands (EX 16.4e): the Union player fully activates any brigade.

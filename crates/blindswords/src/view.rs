@@ -125,6 +125,7 @@ pub fn stage_name(stage: &Stage) -> &'static str {
         | Stage::Casualty
         | Stage::PickBrigade { .. }
         | Stage::ActivationRoll { .. }
+        | Stage::SoloOrders { .. }
         | Stage::Mccook
         | Stage::BuellCommands
         | Stage::HeldChits { .. }

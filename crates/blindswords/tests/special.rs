@@ -338,7 +338,7 @@ fn with(scenario: &str, options: Options) -> (BlindSwords, State) {
 fn ex_16_1g_night() {
     let (day, _) = start("pv-16-1");
     assert_eq!(day.turns(), 14);
-    let (rules, mut state) = with("pv-16-1", Options { night: true, great_grandfather: false });
+    let (rules, mut state) = with("pv-16-1", Options { night: true, ..Options::default() });
     assert_eq!(rules.turns(), 17);
     assert_eq!(rules.clock(15), "8:00 PM");
     let unit = state.unit_index("u-123il").expect("123IL");
@@ -378,7 +378,7 @@ fn ex_16_1g_night() {
 #[test]
 fn ex_16_1f_great_grandfather() {
     for (on, die) in [(true, 6u8), (true, 3), (false, 6)] {
-        let (rules, mut state) = with("pv-16-1", Options { night: false, great_grandfather: on });
+        let (rules, mut state) = with("pv-16-1", Options { great_grandfather: on, ..Options::default() });
         let i = state.unit_index("u-24il").expect("24IL");
         state.units[i].place = Place::Broken(2);
         let first = options(&rules, &state)[0].clone();

@@ -218,17 +218,21 @@ enum PlayerArg {
     AiEasy,
     AiNormal,
     AiHard,
+    /// The Liddell-bot of pv-16-0's solo variant (EX 16.0d; as Confederate it turns the variant
+    /// on).
+    Liddell,
 }
 
 impl PlayerArg {
-    /// The computer opponent's level, for the AI players.
-    fn level(self) -> Option<Level> {
+    /// The computer player, for the AI players and the Liddell-bot.
+    fn bot(self) -> Option<Bot> {
         match self {
             PlayerArg::Human | PlayerArg::Random => None,
-            PlayerArg::Ai => Some(Level::default()),
-            PlayerArg::AiEasy => Some(Level::Easy),
-            PlayerArg::AiNormal => Some(Level::Normal),
-            PlayerArg::AiHard => Some(Level::Hard),
+            PlayerArg::Ai => Some(Bot::Ai(Level::default())),
+            PlayerArg::AiEasy => Some(Bot::Ai(Level::Easy)),
+            PlayerArg::AiNormal => Some(Bot::Ai(Level::Normal)),
+            PlayerArg::AiHard => Some(Bot::Ai(Level::Hard)),
+            PlayerArg::Liddell => Some(Bot::Liddell),
         }
     }
 }
@@ -288,6 +292,7 @@ fn run(command: Command, reg: &(dyn Registry + Sync)) -> Result<ExitCode, Failur
                 DiceArg::Manual => DiceMode::Manual,
             };
             let mut options = options;
+            solo_option(confederate == PlayerArg::Liddell, &mut options);
             options.sort();
             let setup = Setup { system: reg.system().to_string(), scenario: scenario.clone(), seed, dice, options };
             let mut game = reg.new_game(&setup)?;
@@ -347,6 +352,7 @@ fn run(command: Command, reg: &(dyn Registry + Sync)) -> Result<ExitCode, Failur
         }
         Command::BotMatch { scenario, games, union, confederate, seed, jobs, max_steps, json, plot, options } => {
             let mut options = options;
+            solo_option(confederate == Bot::Liddell, &mut options);
             options.sort();
             reg.new_game(&Setup {
                 system: reg.system().to_string(),
@@ -553,6 +559,15 @@ fn parse_cv(s: &str) -> Result<u16, String> {
     Ok(halves)
 }
 
+/// The Liddell-bot as the Confederate player plays pv-16-0's solo variant (EX 16.0d): its game
+/// option `solo=liddell` is added unless an option `solo=...` is given; a scenario with no solo
+/// variant then refuses the game with a message naming the option.
+fn solo_option(liddell: bool, options: &mut Vec<String>) {
+    if liddell && !options.iter().any(|o| o.starts_with("solo=")) {
+        options.push("solo=liddell".to_string());
+    }
+}
+
 fn terminal_options(
     seed: u64,
     union: PlayerArg,
@@ -566,8 +581,8 @@ fn terminal_options(
         if player == PlayerArg::Random {
             random_sides.insert(side.to_string());
         }
-        if let Some(level) = player.level() {
-            ai_sides.insert(side.to_string(), level);
+        if let Some(bot) = player.bot() {
+            ai_sides.insert(side.to_string(), bot);
         }
     }
     terminal::Options { random_sides, ai_sides, player_seed: seed.wrapping_add(1), autosave, log_shown }

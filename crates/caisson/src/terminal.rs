@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use caisson_ai::{bot_seed, Bot, Level};
+use caisson_ai::{bot_seed, Bot};
 use caisson_kernel::{random_choice, Decision, Dice, DynGame, GameError, LogEntry};
 
 use crate::lines::{read_line, Line};
@@ -24,9 +24,9 @@ const MAX_INPUT: usize = 64 * 1024;
 pub struct Options {
     /// Sides (as named in `Decision::side`) that play randomly; all others are human.
     pub random_sides: BTreeSet<String>,
-    /// Sides the computer opponent plays, at a level; its choices are seeded from
-    /// `player_seed` and the number of choices made.
-    pub ai_sides: BTreeMap<String, Level>,
+    /// Sides a computer player plays (the computer opponent at a level, or the Liddell-bot);
+    /// its choices are seeded from `player_seed` and the number of choices made.
+    pub ai_sides: BTreeMap<String, Bot>,
     /// Seed of the random players' dice (the front ends use the game seed + 1).
     pub player_seed: u64,
     /// A file to write the save to after every choice and when play stops.
@@ -97,9 +97,9 @@ pub fn play(
         if decision.options.is_empty() {
             return Ok(Outcome::Failed(format!("a decision with no options: {}", decision.prompt)));
         }
-        let computer = if let Some(level) = options.ai_sides.get(&decision.side) {
+        let computer = if let Some(bot) = options.ai_sides.get(&decision.side) {
             let seed = bot_seed(options.player_seed, game.actions().len() as u64);
-            Some((Bot::Ai(*level).choose(game, seed).unwrap_or_default(), "computer"))
+            Some((bot.choose(game, seed).unwrap_or_default(), "computer"))
         } else if options.random_sides.contains(&decision.side) {
             Some((random_choice(&decision, &mut player).to_string(), "random"))
         } else {

@@ -254,6 +254,26 @@ fn random_games_are_reported() {
     assert!(stdout.contains("reproduce: caisson new hsn-1 --seed 1 --union random --confederate random"), "{stdout}");
 }
 
+/// `--confederate liddell` plays pv-16-0's solo variant (EX 16.0d): the option is turned on (a
+/// Command Confusion roll sets Liddell's order), the game ends, the same seed replays it; a
+/// scenario with no solo variant is refused with a message.
+#[test]
+fn the_liddell_bot_plays_pv_16_0_solo_in_the_terminal() {
+    let args = ["new", "pv-16-0", "--seed", "3", "--union", "random", "--confederate", "liddell"];
+    let out = caisson(&args, "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("confederate (computer): "), "{stdout}");
+    assert!(stdout.contains("Optional rule: Solo variant"), "{stdout}");
+    assert!(stdout.contains("every event chit goes in the cup (solo variant)"), "{stdout}");
+    assert!(stdout.ends_with("Game over.\n"), "{stdout}");
+    assert_eq!(text(&caisson(&args, "").stdout), stdout);
+
+    let out = caisson(&["new", "pv-16-1", "--seed", "1", "--confederate", "liddell"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no solo variant"), "{}", text(&out.stderr));
+}
+
 #[test]
 fn command_line_errors_exit_2_with_a_message() {
     let out = caisson(&["new", "no-such-scenario", "--seed", "1"], "");

@@ -107,6 +107,8 @@ function botNote() {
   const f = new FormData($('#new-game-form'));
   const game = $(`.scenario[data-scenario="${CSS.escape(f.get('scenario') || '')}"]`)?.dataset.game;
   $('#bot-note').hidden = !(f.get('mode') === 'computer' && f.get('bot') === 'ai' && game === 'blind-swords');
+  const solo = f.get('scenario') === 'pv-16-0' && f.get('play-side') === 'union';
+  $('#liddell-note').hidden = !(f.get('mode') === 'computer' && f.get('bot') === 'liddell' && !solo);
 }
 
 async function startGame(ev) {

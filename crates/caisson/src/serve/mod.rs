@@ -334,7 +334,11 @@ async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>
     let shared = app.clone();
     let (record, loaded) = blocking(move || {
         let system = shared.games.registry().system().to_string();
-        let setup = Setup { system, scenario, seed, dice: DiceMode::Seeded, options: Vec::new() };
+        // The Liddell-bot as the Confederate computer plays pv-16-0's solo variant (EX 16.0d);
+        // another scenario refuses the option (a 400 naming it).
+        let liddell = bot == Bot::Liddell && computer.as_deref() == Some("confederate");
+        let options = if liddell { vec!["solo=liddell".to_string()] } else { Vec::new() };
+        let setup = Setup { system, scenario, seed, dice: DiceMode::Seeded, options };
         shared.games.create(NewGame { setup, mode, computer, bot }, None)
     })
     .await?;
