@@ -918,14 +918,14 @@ pub(crate) fn start_order(rules: &BlindSwords, state: &mut State, brigade: Strin
         state.note("Regroup: no movement, the Rally Step follows", "SR 8.5");
         // EX 15.1: its skirmishers stay still for this whole order and may leave Skirmish Order;
         // the Rally Step follows that Movement Step.
-        if movable(state, &brigade, &[]).iter().any(|i| state.units[*i].skirmish) {
+        // EX 16.0b's unit moves under a Maneuver order first.
+        if let Some(free) = special::free_maneuver_move(rules, state, &brigade, &by) {
+            state.stage = free;
+        } else if movable(state, &brigade, &[]).iter().any(|i| state.units[*i].skirmish) {
             let for_ = MoveFor::Brigade { brigade, order, by };
             state.stage = Stage::Move { for_, moved: Vec::new(), current: None };
         } else {
-            match special::free_maneuver_move(rules, state, &brigade, &by) {
-                Some(free) => state.stage = free,
-                None => rally_step::begin(rules, state, brigade, order, by),
-            }
+            rally_step::begin(rules, state, brigade, order, by);
         }
     } else if rules.data().charts.orders.details(order).fire {
         // SR 4.0 4b: the brigade's Fire Combat Step comes before its Movement Step.

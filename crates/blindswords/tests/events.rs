@@ -460,6 +460,9 @@ fn ex_5_2_hidden_enemy_keeps_a_brigade_from_union_units_and_is_used_once() {
     // Asked after the order (PG19), with no Command Confusion to play.
     assert_eq!(ids(&g), vec!["none".to_string()]);
     choose(&mut g, "none");
+    // The Attack order's Fire Combat Step comes first (SR 4.0 4b): the brigade holds its fire.
+    assert!(ids(&g).contains(&"done".to_string()), "{:?}", ids(&g));
+    choose(&mut g, "done");
     assert_eq!(ids(&g), vec!["play:u-hidden-enemy".to_string(), "none".to_string()]);
     choose(&mut g, "play:u-hidden-enemy");
     assert!(g.state().chits.removed.contains(&"u-hidden-enemy".to_string()));

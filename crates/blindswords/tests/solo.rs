@@ -106,9 +106,14 @@ fn ex_16_0d_regroup_still_moves_the_7th_arkansas_on_turn_1() {
     draw_buckner(&mut g);
     dice(&mut g, &[1]);
     assert_eq!(g.state().brigade("liddell").and_then(|b| b.order), Some(Order::Regroup));
-    let d = g.pending().expect("the 7th Arkansas's move");
-    let ids: Vec<&str> = d.options.iter().map(|c| c.id.as_str()).collect();
-    assert_eq!(ids, ["unit:c-7ar", "done"]);
+    let ar7 = g.state().unit_index("c-7ar").expect("7th Arkansas");
+    let Stage::Move { current: Some(m), moved, .. } = &g.state().stage else { panic!("{:?}", g.state().stage) };
+    assert_eq!(m.unit, ar7, "the 7th Arkansas moves");
+    assert!((m.mp - 6.0).abs() < f64::EPSILON, "under the Maneuver allowance: {}", m.mp);
+    let brigade: Vec<usize> = (0..g.state().units.len())
+        .filter(|&i| i != ar7 && g.state().units[i].brigade.as_deref() == Some("liddell"))
+        .collect();
+    assert!(brigade.iter().all(|i| moved.contains(i)), "the rest of the brigade stays");
 }
 
 /// Without the option, Buckner's activation is rolled for (ruling A-01), and the option is
