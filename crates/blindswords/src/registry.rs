@@ -95,7 +95,7 @@ pub const NOT_ENFORCED: &[&str] = &[
 pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
     let data = Data::builtin()?;
     let sc = data.scenarios.iter().find(|s| s.id == scenario).ok_or_else(|| format!("no scenario `{scenario}`"))?;
-    let mut out: Vec<String> = NOT_ENFORCED.iter().map(|s| format!("Not yet enforced: {s}.")).collect();
+    let mut out: Vec<String> = NOT_ENFORCED.iter().map(|s| format!("Not fully enforced yet: {s}.")).collect();
     out.push(format!(
         "Reconstructed data (the Blind Swords charts, the Perryville map and counter values are not public): {} tables; `caisson notes {scenario}` lists each with its reason.",
         data.charts.reconstructed().len()

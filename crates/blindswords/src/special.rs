@@ -61,6 +61,9 @@ impl Options {
                     return Err(format!("game option `{opt}`: give `{name}={on}` or `{name}=off` (known: {known})"));
                 }
             };
+            if name == "solo" && !offered.contains(&name) {
+                return Err(format!("scenario `{}` has no solo variant (only pv-16-0 has one, EX 16.0d)", sc.id));
+            }
             if !offered.contains(&name) {
                 return Err(format!("unknown game option `{opt}` (known: {known})"));
             }

@@ -264,7 +264,7 @@ fn the_liddell_bot_plays_pv_16_0_solo_in_the_terminal() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("confederate (computer): "), "{stdout}");
-    assert!(stdout.contains("Optional rule: Solo variant"), "{stdout}");
+    assert!(stdout.contains("Optional rule offered: Solo variant"), "{stdout}");
     assert!(stdout.contains("every event chit goes in the cup (solo variant)"), "{stdout}");
     assert!(stdout.ends_with("Game over.\n"), "{stdout}");
     assert_eq!(text(&caisson(&args, "").stdout), stdout);
