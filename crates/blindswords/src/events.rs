@@ -49,21 +49,6 @@ fn spend(rules: &BlindSwords, state: &mut State, side: Side, chit: &str) {
     }
 }
 
-/// Hexes from `hex` to the nearest enemy of `side` on the map.
-fn enemy_distance(rules: &BlindSwords, state: &State, side: Side, hex: Hex) -> u16 {
-    let map = &rules.data().map;
-    state
-        .units
-        .iter()
-        .filter(|u| u.side != side)
-        .filter_map(|u| match u.place {
-            Place::Map(h) => Some(map.distance(h, hex)),
-            _ => None,
-        })
-        .min()
-        .unwrap_or(u16::MAX)
-}
-
 /// The units a Rally event of `side` may recover (events.toml; SR 13.1, EX 6.5e): on the map with
 /// Morale Hits, at least three hexes from the enemy or On Hold artillery anywhere, and not in
 /// the Battlefield Chaos hex (EX 7.3b: no friendly event there).
@@ -78,7 +63,8 @@ pub fn rally_targets(rules: &BlindSwords, state: &State, side: Side) -> Vec<usiz
         .filter(|(_, u)| match u.place {
             Place::Map(h) => {
                 state.chaos != Some(h)
-                    && ((u.ty.is_artillery() && u.on_hold) || enemy_distance(rules, state, side, h) >= far)
+                    && ((u.ty.is_artillery() && u.on_hold)
+                        || crate::movement::enemy_distance(&rules.data().map, state, side, h) >= far)
             }
             _ => false,
         })

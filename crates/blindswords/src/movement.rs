@@ -221,8 +221,9 @@ pub fn enemy_adjacent(rules: &BlindSwords, state: &State, board: &Board, side: S
     rules.data().map.neighbors(hex).any(|(_, n)| board.occupant(state, n) == Some(other(side)))
 }
 
-/// The distance from `hex` to the nearest enemy unit of `side` (on the map's own grid).
-fn enemy_distance(map: &Map, state: &State, side: Side, hex: Hex) -> u16 {
+/// The distance from `hex` to the nearest enemy unit of `side` (on the map's own grid);
+/// `u16::MAX` with no enemy on the map.
+pub(crate) fn enemy_distance(map: &Map, state: &State, side: Side, hex: Hex) -> u16 {
     state
         .units
         .iter()

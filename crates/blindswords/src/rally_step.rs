@@ -34,16 +34,8 @@ fn side_of(state: &State, for_: &RallyFor) -> Side {
 
 /// Hexes from `hex` to the nearest enemy of `side` on the map (`None`: no enemy on the map).
 fn enemy_distance(rules: &BlindSwords, state: &State, side: Side, hex: Hex) -> Option<u32> {
-    let map = &rules.data().map;
-    state
-        .units
-        .iter()
-        .filter(|u| u.side != side)
-        .filter_map(|u| match u.place {
-            Place::Map(h) => Some(u32::from(map.distance(h, hex))),
-            _ => None,
-        })
-        .min()
+    let d = crate::movement::enemy_distance(&rules.data().map, state, side, hex);
+    (d != u16::MAX).then_some(u32::from(d))
 }
 
 /// Unit `i` as the rally procedure sees it, and whether it has Unit Support now (SR 12.4; a unit
