@@ -275,3 +275,20 @@ fn skirmisher_is_not_fired_on() {
     assert_eq!(s.hex_of(s.unit_index("u-2oh").expect("2OH")), Some(away));
     assert_eq!(s.units.iter().filter(|u| u.side == Side::Confederate && matches!(u.place, Place::Map(_))).count(), 1);
 }
+
+/// EX 15.4 (EX 9.3 viii): a skirmisher's fire is shifted two columns left, shown in the preview
+/// before the roll (the fresh 2nd Ohio in Skirmish Order firing at the 41st Georgia in town; the
+/// Battleworn one's 3 SP would be shifted off the chart and could not fire at all).
+#[test]
+fn skirmisher_fire_is_two_columns_left() {
+    let (g, town, _) = board(false, fire_step(Some(Order::Defend)));
+    let mut state = g.state().clone();
+    let oh = state.unit_index("u-2oh").expect("2OH");
+    state.units[oh].skirmish = true;
+    let g = Game::new(g.rules().clone(), state, g.setup().clone());
+    let d = g.pending().expect("the Fire Combat Step");
+    let id = format!("fire:u-2oh@{town}");
+    let fire = d.options.iter().find(|c| c.id == id).unwrap_or_else(|| panic!("no {id} in {:?}", d.options));
+    assert!(fire.label.contains("Skirmish Order -2 [EX 9.3 viii]"), "{}", fire.label);
+    assert!(fire.label.contains("target in town -2 [EX 9.3 ii]"), "{}", fire.label);
+}
