@@ -126,7 +126,7 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
             ));
             if matches!(r.kind, RuleKind::Night { .. }) {
                 out.push(format!(
-                    "{}: its Firing on Friends use is not yet enforced (event chits are not played)",
+                    "{}: its Firing on Friends use is not yet enforced (that event is never offered)",
                     r.title
                 ));
             }

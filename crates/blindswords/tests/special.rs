@@ -319,13 +319,16 @@ fn setup(scenario: &str, options: &[&str]) -> Setup {
 #[test]
 fn optional_rules_are_game_options() {
     assert!(new_game(&setup("pv-16-1", &["night=on", "great-grandfather=on"])).is_ok());
-    assert!(new_game(&setup("pv-16-0", &["night=on"])).is_err_and(|e| e.contains("none in this scenario")));
+    // pv-16-0's only option is its solo variant (EX 16.0d).
+    assert!(new_game(&setup("pv-16-0", &["night=on"]))
+        .is_err_and(|e| e.contains("unknown game option `night=on` (known: solo=liddell|off)")));
+    assert!(new_game(&setup("pv-16-2", &["night=on"])).is_err_and(|e| e.contains("none in this scenario")));
     assert!(new_game(&setup("pv-16-1", &["night=maybe"])).is_err());
     assert!(new_game(&setup("pv-16-1", &["bogus=on"])).is_err_and(|e| e.contains("night=on|off")));
     let n = notices("pv-16-1").expect("notices");
     assert!(n.iter().any(|l| l.contains("Optional rule offered: Night") && l.contains("--option night=on")));
     assert!(n.iter().any(|l| l.contains("Optional rule offered: The Designer's Great-Grandfather")));
-    assert!(!n.iter().any(|l| l.contains("not offered")), "{n:?}");
+    assert!(!n.iter().any(|l| l.contains("Optional rule not offered")), "{n:?}");
 }
 
 fn with(scenario: &str, options: Options) -> (BlindSwords, State) {
