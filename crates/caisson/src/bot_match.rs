@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -39,6 +40,9 @@ pub struct Plan {
     pub jobs: usize,
     /// Game options.
     pub options: Vec<String>,
+    /// A folder to write each game's save to (`<scenario>-<seed>.json`), to open any game of
+    /// the match with `caisson load` and read its log.
+    pub saves: Option<PathBuf>,
 }
 
 /// One game's result.
@@ -109,6 +113,13 @@ pub fn play_one(registry: &dyn Registry, plan: &Plan, seed: u64) -> GameResult {
         Err(payload) => result.error = Some(format!("panic: {}", panic_message(payload.as_ref()))),
     }
     result.outcome = catch_unwind(AssertUnwindSafe(|| registry.outcome(game.as_ref()))).ok().flatten();
+    if let Some(dir) = &plan.saves {
+        let file = dir.join(format!("{}-{seed}.json", plan.scenario));
+        if let Err(e) = std::fs::write(&file, game.save().to_json()) {
+            let note = format!("{}: cannot write the save: {e}", file.display());
+            result.error = Some(result.error.map_or(note.clone(), |was| format!("{was}; {note}")));
+        }
+    }
     result
 }
 

@@ -140,6 +140,10 @@ enum Command {
         /// Write a histogram of the VP as SVG to FILE.
         #[arg(long, value_name = "FILE")]
         plot: Option<PathBuf>,
+        /// Write each game's save into DIR (`<scenario>-<seed>.json`, created if missing), to read
+        /// any game's log with `caisson load`.
+        #[arg(long, value_name = "DIR")]
+        saves: Option<PathBuf>,
         /// Game option (`name=value`); repeat for several.
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
@@ -316,7 +320,9 @@ fn run(command: Command, reg: &(dyn Registry + Sync)) -> Result<ExitCode, Failur
                 setup.seed,
                 dice_name(setup.dice)
             )?;
-            let shown = game.log().len().saturating_sub(10);
+            // A finished game (a bot match's save) is read whole; a game to go on shows its last
+            // entries.
+            let shown = if game.pending().is_some() { game.log().len().saturating_sub(10) } else { 0 };
             let opts = terminal_options(setup.seed, union, confederate, save, shown);
             let outcome = terminal::play(game.as_mut(), &[], &opts, &mut io::stdin().lock(), &mut out)?;
             return Ok(outcome_code(&outcome));
@@ -350,7 +356,19 @@ fn run(command: Command, reg: &(dyn Registry + Sync)) -> Result<ExitCode, Failur
         Command::Chart { system, name, diff, attacker_cv, defender_cv } => {
             chart_command(reg, system, name, (diff, attacker_cv, defender_cv), &mut out)?;
         }
-        Command::BotMatch { scenario, games, union, confederate, seed, jobs, max_steps, json, plot, options } => {
+        Command::BotMatch {
+            scenario,
+            games,
+            union,
+            confederate,
+            seed,
+            jobs,
+            max_steps,
+            json,
+            plot,
+            saves,
+            options,
+        } => {
             let mut options = options;
             solo_option(confederate == Bot::Liddell, &mut options);
             options.sort();
@@ -361,7 +379,10 @@ fn run(command: Command, reg: &(dyn Registry + Sync)) -> Result<ExitCode, Failur
                 dice: DiceMode::Seeded,
                 options: options.clone(),
             })?;
-            let plan = bot_match::Plan { scenario, games, seed, union, confederate, max_steps, jobs, options };
+            if let Some(dir) = &saves {
+                std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+            }
+            let plan = bot_match::Plan { scenario, games, seed, union, confederate, max_steps, jobs, options, saves };
             let bar = indicatif::ProgressBar::new(games);
             bar.set_style(
                 indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (eta {eta})")

@@ -505,3 +505,20 @@ fn bot_match_reports_balance_as_json_and_plots_the_vp() {
     assert!(caisson(&["bot-match", "hsn-1", "--union", "genius"], "").status.code() == Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_bot_match_game_saved_loads_with_its_whole_log_and_final_score() {
+    let dir = std::env::temp_dir().join(format!("caisson-bot-saves-{}", std::process::id()));
+    let saves = dir.join("saves");
+    let args = ["bot-match", "hsn-1", "--games", "1", "--seed", "7", "--union", "random", "--confederate", "ai-easy"];
+    let out = caisson(&[&args[..], &["--saves", saves.to_str().expect("utf-8 path")]].concat(), "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let save = saves.join("hsn-1-7.json");
+    let loaded = caisson(&["load", save.to_str().expect("utf-8 path")], "");
+    let shown = text(&loaded.stdout);
+    // A finished game is shown from its first entry to the itemised score.
+    assert!(shown.contains("Turn 1 begins. [GCACW 3.0]"), "{shown}");
+    assert!(shown.contains("Confederate VP total:") && shown.contains("Game over."), "{shown}");
+    assert!(!shown.contains("earlier log entries not shown"), "{shown}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
