@@ -356,26 +356,30 @@ impl GcacwHeuristics {
         rules.unit_by_id(id)
     }
 
-    fn action_prior(&self, rules: &Gcacw, state: &State, side: Side, id: &str) -> f64 {
+    /// The prior of marching unit `u` (GCACW 5.1): more the farther its objective, less for its
+    /// fatigue, disorder and the risk of an extended march, more with a good attack beside it.
+    fn march_prior(&self, rules: &Gcacw, state: &State, u: usize) -> f64 {
+        let unit = &state.units[u];
+        let gap = self.gap_now(rules, state, u);
+        let tired =
+            (0.3 * f64::from(unit.fatigue) + if unit.organized { 0.0 } else { 0.5 }) * Self::caution(rules, state);
+        let hunt = self.attack_chance(rules, state, u);
+        let base = if gap > 0.0 {
+            2.0 + 0.3 * gap.min(12.0)
+        } else if self.on_blockhouse(rules, state, u) {
+            // A march that starts in a blockhouse hex may attack it.
+            2.5
+        } else {
+            0.2
+        };
+        base - tired + hunt - self.extended_cost(rules, state, u)
+    }
+
+    fn action_prior(&self, rules: &Gcacw, state: &State, id: &str) -> f64 {
         let (verb, arg) = id.split_once(':').unwrap_or((id, ""));
         match verb {
             "pass" => 1.0,
-            "march" => Self::unit(rules, arg).map_or(0.0, |u| {
-                let unit = &state.units[u];
-                let gap = self.gap_now(rules, state, u);
-                let tired = (0.3 * f64::from(unit.fatigue) + if unit.organized { 0.0 } else { 0.5 })
-                    * Self::caution(rules, state);
-                let hunt = self.attack_chance(rules, state, u);
-                let base = if gap > 0.0 {
-                    2.0 + 0.3 * gap.min(12.0)
-                } else if self.on_blockhouse(rules, state, u) {
-                    // A march that starts in a blockhouse hex may attack it.
-                    2.5
-                } else {
-                    0.2
-                };
-                base - tired + hunt - self.extended_cost(rules, state, u)
-            }),
+            "march" => Self::unit(rules, arg).map_or(0.0, |u| self.march_prior(rules, state, u)),
             "entrench" => Self::unit(rules, arg).map_or(0.0, |u| {
                 let near = self.enemy_within(rules, state, u, 4);
                 if self.goal(rules, state, u).is_some() && self.gap_now(rules, state, u) == 0.0 && near {
@@ -384,22 +388,19 @@ impl GcacwHeuristics {
                     0.3
                 }
             }),
+            // One action cycle marches every unit the leader takes, on one Movement Allowance
+            // roll (GCACW 5.2): worth the best of their marches plus most of the others'.
             "activate" => rules.leader_by_id(arg).map_or(0.0, |l| {
-                let Some(at) = rules.leader_hex(state, l) else { return 0.0 };
-                let movers = rules
-                    .on_map(state)
-                    .filter(|&(u, h)| {
-                        rules.unit_side(state, u) == side
-                            && h.distance(at) <= 3
-                            && rules.commands(state, usize::from(state.leaders[l].counter), u)
-                            && self.extended_cost(rules, state, u) == 0.0
-                            && self.gap_now(rules, state, u) > 0.0
-                    })
-                    .count();
-                if movers == 0 {
-                    0.3
-                } else {
-                    1.5 + 0.8 * (movers.min(4) as f64)
+                let board = rules.board(state);
+                let mut marches: Vec<f64> = caisson_gcacw::activation::candidates(rules, state, l, &board)
+                    .into_iter()
+                    .filter(|&u| self.extended_cost(rules, state, u) == 0.0 && self.gap_now(rules, state, u) > 0.0)
+                    .map(|u| self.march_prior(rules, state, u))
+                    .collect();
+                marches.sort_by(|a, b| b.total_cmp(a));
+                match marches.split_first() {
+                    None => 0.3,
+                    Some((best, rest)) => best + 0.3 + 0.6 * rest.iter().take(3).map(|m| m.max(0.0)).sum::<f64>(),
                 }
             }),
             "assault" => 0.9,
@@ -567,7 +568,7 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                 let (verb, arg) = id.split_once(':').unwrap_or((id, ""));
                 let unit = Self::unit(rules, arg);
                 match decision.kind.as_str() {
-                    "action" => self.action_prior(rules, state, side, id),
+                    "action" => self.action_prior(rules, state, id),
                     "move" => moving.map_or(0.0, |u| self.move_prior(rules, state, u, id, &c.label)),
                     "attack-confirm" => Self::battle_prior(rules, state, id),
                     // HSN-A 11.0, 12.0, 13.0: troops on the map now beat troops held back.
@@ -923,6 +924,33 @@ mod tests {
     }
 
     #[test]
+    fn a_leader_taking_several_far_divisions_beats_marching_one_of_them() {
+        use crate::search::Sim;
+        // HSN Sc 1: Stanley's divisions start far south of Columbia. One Activate Leader action
+        // marches all of them on one roll (GCACW 5.2); a march moves one.
+        let (rules, state, h) = scenario("hsn-1");
+        let mut sim = Sim::new(&rules, state, 3);
+        let decision = loop {
+            let d = sim.settle().expect("the game goes on");
+            if d.side == Side::Union.id() && d.kind == "action" {
+                break d;
+            }
+            let first = d.options.iter().find(|o| o.id != "pass").unwrap_or(&d.options[0]).id.clone();
+            assert!(sim.choose(&first));
+        };
+        let priors = h.priors(&rules, &sim.state, &decision);
+        let prior = |id: &str| decision.options.iter().position(|o| o.id == id).map(|i| priors[i]).expect("offered");
+        let best_march = decision
+            .options
+            .iter()
+            .zip(&priors)
+            .filter(|(o, _)| o.id.starts_with("march:"))
+            .map(|(_, p)| *p)
+            .fold(f64::NEG_INFINITY, f64::max);
+        assert!(prior("activate:stanley") > best_march, "{} vs {best_march}", prior("activate:stanley"));
+    }
+
+    #[test]
     fn a_region_objective_covers_maury_county_south_of_the_duck() {
         let (rules, state, h) = scenario("hsn-7");
         let region = h.objectives.iter().find(|o| o.region.is_some()).expect("the hsn-7 region objective");
@@ -957,8 +985,8 @@ mod tests {
     #[test]
     fn moore_takes_the_railroad_towards_columbia() {
         let (rules, state, h) = scenario("hsn-1");
-        let rail = h.action_prior(&rules, &state, Side::Union, "rail:o-moore");
-        let march = h.action_prior(&rules, &state, Side::Union, "march:o-moore");
+        let rail = h.action_prior(&rules, &state, "rail:o-moore");
+        let march = h.action_prior(&rules, &state, "march:o-moore");
         assert!(rail > march, "rail {rail} against march {march}");
     }
 
@@ -967,14 +995,14 @@ mod tests {
         let (rules, mut state, h) = scenario("hsn-5");
         let armstrong = rules.unit_by_id("armstrong").expect("armstrong");
         state.units[armstrong].hex = Some(hex("5424"));
-        let march = h.action_prior(&rules, &state, Side::Confederate, "march:armstrong");
-        let pass = h.action_prior(&rules, &state, Side::Confederate, "pass");
+        let march = h.action_prior(&rules, &state, "march:armstrong");
+        let pass = h.action_prior(&rules, &state, "pass");
         assert!(march > pass, "march {march} against pass {pass}");
         let goal = h.goal(&rules, &state, armstrong).expect("a goal");
         assert!(goal.blockhouse && goal.hexes == [hex("5424")], "{goal:?}");
         state.flags.insert(format!("{}5424", victory::BLOCKHOUSE_DESTROYED), 1);
         assert!(h.active(&rules, &state).all(|o| !o.hexes.contains(&hex("5424"))));
-        assert!(h.action_prior(&rules, &state, Side::Confederate, "march:armstrong") < march);
+        assert!(h.action_prior(&rules, &state, "march:armstrong") < march);
     }
 
     #[test]
