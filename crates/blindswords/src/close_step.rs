@@ -4,15 +4,15 @@
 //! next to the brigade's units, then the attacking units one by one ([`close::check_declaration`]
 //! judges each), as many attacks as wanted, or none (attacking is voluntary). The attacks are
 //! resolved in the order declared (SR 11.3: the active player's order; ruling PC12): the
-//! Assaulting Hex when the attackers stand in several hexes (SR 11.3c), the defender's Lead Unit
-//! among ties (SR 9.2), the assessment shown with every shift in the d66's request, the d66 on the
-//! CRT with the cell logged (SR 11.3d-e; shifted past "C" it is a Close Fight without a roll,
-//! ruling PC3), the Close Combat Cohesion Test with its Break Test dice and the owners' picks
-//! (SR 12.2), the retreats and Panic through [`crate::retreat_step`], then Advance After Close
-//! Combat into an emptied hex as its owner chooses (SR 12.7).
-//!
-//! Not yet enforced: Defensive Fire and Supporting Defensive Fire (SR 11.3a) and cavalry and
-//! horse artillery withdrawal (SR 11.3b), both logged when they could have applied.
+//! defender's Defensive Fire, Supporting Defensive Fire and cavalry withdrawal
+//! ([`crate::defensive`], SR 11.3a-b), after which the attackers that left their hex are out of
+//! the combat; the Assaulting Hex when the attackers stand in several hexes (SR 11.3c), the
+//! defender's Lead Unit among ties (SR 9.2), the attacker's Rebel Yell! or Spontaneous Charge
+//! (EX 11.3c xvii-xviii, ruling PC26), the assessment shown with every shift in the d66's
+//! request, the d66 on the CRT with the cell logged (SR 11.3d-e; shifted past "C" it is a Close
+//! Fight without a roll, ruling PC3), the Close Combat Cohesion Test with its Break Test dice and
+//! the owners' picks (SR 12.2), the retreats and Panic through [`crate::retreat_step`], then
+//! Advance After Close Combat into an emptied hex as its owner chooses (SR 12.7).
 
 use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, Pending, RollRequest, RuleError};
@@ -22,11 +22,13 @@ use crate::charts::{Order, Section, D66};
 use crate::close::{self, Attacker, CloseAssessment, CloseInput, Defender};
 use crate::cohesion::{self, CloseTest, Need, Stack, TestOutcome};
 use crate::combat_step::stack_at;
+use crate::defensive;
+use crate::events;
 use crate::fire::section_name;
 use crate::movement::{self, terrain_key, Board};
 use crate::retreat_step;
 use crate::rules::BlindSwords;
-use crate::sequence::{after_activation, occupy};
+use crate::sequence::{after_activation, chit_name, occupy};
 use crate::state::{
     other, side_id, Activator, AdvanceOffer, Aftermath, CloseFight, Declared, Place, RetreatOrder, Stage, State, Then,
 };
@@ -156,8 +158,8 @@ fn input(rules: &BlindSwords, state: &State, fight: &CloseFight, assault: Hex) -
         terrain: map.tactical(target).map_or("clear", terrain_key).to_string(),
         defenders,
         lead_cr: stack.modified_cr(k).0,
-        rebel_yell: false,
-        spontaneous_charge: false,
+        rebel_yell: fight.charge == Some(true),
+        spontaneous_charge: fight.charge == Some(true),
         parity: map.parity(),
     };
     Some((input, ids))
@@ -329,6 +331,15 @@ fn declare_pending(
 
 fn fight_pending(rules: &BlindSwords, state: &State, fight: &CloseFight) -> Option<Pending> {
     let attacker_side = attacking_side(state, fight);
+    if fight.hit.is_some() || !fight.defence_over {
+        return defensive::pending(rules, state, fight);
+    }
+    if fight.assault.is_none()
+        && (defensive::live(state, fight).len() != fight.attackers.len()
+            || state.units_at(fight.target).next().is_none())
+    {
+        return None;
+    }
     let Some(assault) = fight.assault else {
         let hexes = attack_hexes(state, fight);
         if hexes.len() < 2 {
@@ -358,6 +369,32 @@ fn fight_pending(rules: &BlindSwords, state: &State, fight: &CloseFight) -> Opti
             options,
         ));
     };
+    if fight.charge.is_none() {
+        if !events::asked(state, attacker_side) {
+            return None;
+        }
+        let (a, lead_cr) = assessment(rules, state, fight)?;
+        let mut options: Vec<Choice> = events::charge_chit(rules, state, attacker_side)
+            .map(|c| {
+                let (shift, rule) = match attacker_side {
+                    Side::Confederate => ("two columns right", "EX 11.3c xvii"),
+                    Side::Union => ("one column right", "EX 11.3c xviii"),
+                };
+                Choice::new(
+                    format!("play:{c}"),
+                    format!("Play {}: {shift} for this Close Combat ({rule})", chit_name(rules, &c)),
+                )
+            })
+            .into_iter()
+            .collect();
+        options.push(Choice::new("none", "Play no chit"));
+        let prompt = format!(
+            "{attacker_side}: the Close Combat against {} reads {}; play a held chit before the dice?",
+            fight.target,
+            preview(rules, &a, lead_cr)
+        );
+        return Some(decide(attacker_side, "event", prompt, options));
+    }
     if fight.section.is_none() {
         let (a, lead_cr) = assessment(rules, state, fight)?;
         let mut r: RollRequest = a.roll.clone()?;
@@ -413,7 +450,7 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
         Stage::CloseDeclare { brigade, by, mut declared, building } => match (building, verb) {
             (None, "target") => {
                 let target: Hex = arg.parse().map_err(|_| bad(option))?;
-                let building = Some(Declared { target, attackers: Vec::new() });
+                let building = Some(Declared { target, attackers: Vec::new(), others: Vec::new() });
                 state.stage = Stage::CloseDeclare { brigade, by, declared, building };
             }
             (None, "done") => {
@@ -430,6 +467,10 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
                 if declared.is_empty() {
                     state.note("No Close Combat", "SR 11.2");
                 }
+                let all: Vec<Hex> = declared.iter().map(|d| d.target).collect();
+                for d in &mut declared {
+                    d.others = all.iter().copied().filter(|h| *h != d.target).collect();
+                }
                 next_combat(rules, state, brigade, by, declared);
             }
             (Some(mut d), "unit") => {
@@ -445,6 +486,22 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
         },
         Stage::CloseCombat { brigade, by, queue, mut fight } => {
             match verb {
+                "fire" | "withdraw" | "hold" => {
+                    return defensive::choose(rules, state, fight, option, |fight| Stage::CloseCombat {
+                        brigade,
+                        by,
+                        queue,
+                        fight,
+                    });
+                }
+                "play" => {
+                    let side = attacking_side(state, &fight);
+                    if !events::play_charge(rules, state, side, fight.target) {
+                        return Err(bad(option));
+                    }
+                    fight.charge = Some(true);
+                }
+                "none" => fight.charge = Some(false),
                 "assault" => fight.assault = Some(arg.parse().map_err(|_| bad(option))?),
                 "lead" => fight.lead = unit,
                 "second" => fight.second = unit,
@@ -491,7 +548,10 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
 #[must_use]
 pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> String {
     let Stage::CloseCombat { brigade, by, queue, mut fight } = state.stage.clone() else { return String::new() };
-    let text = if fight.section.is_none() {
+    let text = if let Some(u) = fight.hit {
+        fight.dice.extend_from_slice(dice);
+        format!("Break Test die for {}: {}", state.units[u].name, dice[0])
+    } else if fight.section.is_none() {
         let Some((a, lead_cr)) = assessment(rules, state, &fight) else { return String::new() };
         let Some(d) = D66::new(dice[0], dice.get(1).copied().unwrap_or(0)) else { return String::new() };
         let crt = &rules.data().charts.crt;
@@ -531,6 +591,21 @@ pub fn step(rules: &BlindSwords, state: &mut State) -> bool {
     }
     match state.stage.clone() {
         Stage::CloseCombat { brigade, by, queue, mut fight } => {
+            if fight.hit.is_some() {
+                if !defensive::apply_hit(rules, state, &mut fight) {
+                    return false;
+                }
+                state.stage = Stage::CloseCombat { brigade, by, queue, fight };
+                return true;
+            }
+            if !fight.defence_over {
+                fight.defence_over = true;
+                state.stage = Stage::CloseCombat { brigade, by, queue, fight };
+                return true;
+            }
+            if fight.assault.is_none() && after_defence(rules, state, &brigade, &by, &queue, &mut fight) {
+                return true;
+            }
             let found = if fight.assault.is_none() {
                 fight.assault = attack_hexes(state, &fight).first().copied();
                 fight.assault.is_some()
@@ -538,6 +613,9 @@ pub fn step(rules: &BlindSwords, state: &mut State) -> bool {
                 let (stack, ids) = stack_at(rules, state, fight.target);
                 fight.lead = stack.largest().first().and_then(|&k| ids.get(k)).copied();
                 fight.lead.is_some()
+            } else if fight.charge.is_none() {
+                fight.charge = Some(false);
+                true
             } else if fight.section.is_none() {
                 let text =
                     format!("Close Combat against {}: beyond column C, a Close Fight without a roll", fight.target);
@@ -592,10 +670,7 @@ fn next_combat(rules: &BlindSwords, state: &mut State, brigade: String, by: Acti
             state.note(format!("The Close Combat against {} has no attacker or defender left", d.target), "SR 11.3c");
             continue;
         }
-        state.note(
-            format!("Close Combat against {}: Defensive Fire and withdrawal are not yet enforced", d.target),
-            "SR 11.3a-b",
-        );
+        let posts = attackers.iter().filter_map(|&i| Some((i, state.hex_of(i)?))).collect();
         let fight = CloseFight {
             target: d.target,
             attackers,
@@ -605,10 +680,65 @@ fn next_combat(rules: &BlindSwords, state: &mut State, brigade: String, by: Acti
             second: None,
             attacker: None,
             dice: Vec::new(),
+            posts,
+            others: d.others,
+            fired: Vec::new(),
+            defence_over: false,
+            hit: None,
+            charge: None,
         };
         state.stage = Stage::CloseCombat { brigade, by, queue, fight };
         return;
     }
+}
+
+/// After Defensive Fire (SR 11.3a-c): the attackers that left their hex drop out of the combat;
+/// a defending hex emptied by withdrawal ends it, the attackers left may advance one hex into it
+/// (SR 11.3b, ruling PC25). `true` when the stage changed.
+fn after_defence(
+    rules: &BlindSwords,
+    state: &mut State,
+    brigade: &str,
+    by: &Activator,
+    queue: &[Declared],
+    fight: &mut CloseFight,
+) -> bool {
+    let live = defensive::live(state, fight);
+    let out: Vec<usize> = fight.attackers.iter().copied().filter(|i| !live.contains(i)).collect();
+    let empty = state.units_at(fight.target).next().is_none();
+    if out.is_empty() && !empty {
+        return false;
+    }
+    for &i in &out {
+        state.note(
+            format!("{} retreated or broke under Defensive Fire: out of the Close Combat", state.units[i].name),
+            "SR 11.3a, 11.3c",
+        );
+    }
+    fight.attackers = live;
+    if !empty {
+        state.stage = Stage::CloseCombat {
+            brigade: brigade.to_string(),
+            by: by.clone(),
+            queue: queue.to_vec(),
+            fight: fight.clone(),
+        };
+        return true;
+    }
+    state.note(format!("{} was emptied by withdrawal: no Close Combat", fight.target), "SR 11.3b");
+    if fight.attackers.is_empty() {
+        next_combat(rules, state, brigade.to_string(), by.clone(), queue.to_vec());
+    } else {
+        let offer = AdvanceOffer { into: fight.target, units: fight.attackers.clone(), reach: 1 };
+        state.stage = Stage::Advance {
+            brigade: brigade.to_string(),
+            by: by.clone(),
+            queue: queue.to_vec(),
+            offers: vec![offer],
+            second: None,
+        };
+    }
+    true
 }
 
 /// Writes the test's outcome back and hands its retreats and Panic to [`retreat_step`].

@@ -93,7 +93,7 @@ fn entries(line: &[LineStep]) -> Vec<Hex> {
 
 /// The fire of `firers` at `target` with Lead Unit `lead` (an index into the target's stack),
 /// as [`fire::assess`] wants it; `None` when a line of sight cannot be traced.
-fn fire_input(
+pub(crate) fn fire_input(
     rules: &BlindSwords,
     state: &State,
     firers: &[usize],
@@ -471,7 +471,7 @@ pub fn start_fire(rules: &BlindSwords, state: &mut State, firer: usize, target: 
 
 /// The fire's next stage: the d66 when the Lead Unit is known (`lead`, the moving unit of an
 /// Opportunity Fire, SR 10.7, or the one largest unit), else the owner's pick (SR 9.2).
-fn to_lead(rules: &BlindSwords, state: &mut State, firer: usize, target: Hex, lead: Option<usize>) {
+pub(crate) fn to_lead(rules: &BlindSwords, state: &mut State, firer: usize, target: Hex, lead: Option<usize>) {
     let (stack, ids) = stack_at(rules, state, target);
     let largest = stack.largest();
     let forced = lead.and_then(|l| ids.iter().position(|&i| i == l));

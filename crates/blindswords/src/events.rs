@@ -12,8 +12,12 @@
 //!   adjacent to a Union unit in that step, and first Union infantry and cavalry within two hexes
 //!   of it may each step one hex towards it, ending Engaged.
 //!
-//! The events whose moment belongs to combat not yet in play (Rebel Yell!, Spontaneous Charge,
-//! Sharpshooters, Firefight, Firing on Friends) stay held: no option offers them (ruling PG13).
+//! - Rebel Yell! and Spontaneous Charge: played by the attacker of a Close Combat of his side,
+//!   before its dice, for its column shift (EX 11.3c xvii-xviii; ruling PC26), asked by
+//!   [`crate::close_step`].
+//!
+//! The events whose moment belongs to combat not yet in play (Sharpshooters, Firefight, Firing on
+//! Friends) stay held: no option offers them (ruling PG13).
 //! A. McCook is used when drawn, never held (PG14); Brigade Initiative, PG15.
 
 use caisson_hexmap::Hex;
@@ -148,7 +152,7 @@ pub fn playable_now(rules: &BlindSwords, state: &State, side: Side) -> Vec<Strin
 /// Whether a side is asked about its held chits: whenever it holds any. How many chits a side
 /// holds is public, which of them is not, so being asked, or not, tells the opponent nothing
 /// more (ruling PG19).
-fn asked(state: &State, side: Side) -> bool {
+pub(crate) fn asked(state: &State, side: Side) -> bool {
     !state.chits.held[ix(side)].is_empty()
 }
 
@@ -428,6 +432,30 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
         _ => return Err(bad()),
     }
     Ok(())
+}
+
+/// The held chit `side` may play in a Close Combat it makes, before the dice (EX 11.3c xvii,
+/// xviii): Rebel Yell! for the Confederates, Spontaneous Charge for the Union.
+#[must_use]
+pub fn charge_chit(rules: &BlindSwords, state: &State, side: Side) -> Option<String> {
+    let event = match side {
+        Side::Confederate => "rebel-yell",
+        Side::Union => "spontaneous-charge",
+    };
+    held(rules, state, side, event)
+}
+
+/// Plays `side`'s [`charge_chit`] for the Close Combat against `target`; `false` when it holds
+/// none.
+pub fn play_charge(rules: &BlindSwords, state: &mut State, side: Side, target: Hex) -> bool {
+    let Some(chit) = charge_chit(rules, state, side) else { return false };
+    spend(rules, state, side, &chit);
+    let (name, rule) = match side {
+        Side::Confederate => ("a Rebel Yell! attack, two columns right", "EX 11.3c xvii"),
+        Side::Union => ("a Spontaneous Charge attack, one column right", "EX 11.3c xviii"),
+    };
+    state.note(format!("{side} plays {}: the Close Combat against {target} is {name}", chit_name(rules, &chit)), rule);
+    true
 }
 
 /// After a brigade receives its order: the other side may play Command Confusion (SR 7.3), else

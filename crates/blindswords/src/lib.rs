@@ -10,6 +10,7 @@ pub mod close;
 pub mod close_step;
 pub mod cohesion;
 pub mod combat_step;
+pub mod defensive;
 pub mod events;
 pub mod fire;
 pub mod ground;

@@ -566,6 +566,9 @@ pub struct Declared {
     pub target: Hex,
     /// The attacking units, indexes into [`State::units`].
     pub attackers: Vec<usize>,
+    /// The targets of the step's other declared Close Combats: their units give no Supporting
+    /// Defensive Fire to this one (SR 11.3a).
+    pub others: Vec<Hex>,
 }
 
 /// A Close Combat being resolved (SR 11.3).
@@ -585,8 +588,23 @@ pub struct CloseFight {
     pub second: Option<usize>,
     /// The attacking owner's pick of the attacker hit among ties (a unit index).
     pub attacker: Option<usize>,
-    /// The test's two dice, then the Break Test dice, as rolled.
+    /// The test's two dice, then the Break Test dice, as rolled (before the CRT roll: the
+    /// Break Test dice of the withdrawing horse artillery's Morale Hit).
     pub dice: Vec<u8>,
+    /// Each attacker's hex when the combat began: one that has left it (retreated, broken) after
+    /// Defensive Fire is out of the combat (SR 11.3a, 11.3c).
+    pub posts: Vec<(usize, Hex)>,
+    /// The targets of the step's other declared Close Combats (SR 11.3a).
+    pub others: Vec<Hex>,
+    /// The defending units that have fired Defensive or Supporting Defensive Fire in this combat.
+    pub fired: Vec<usize>,
+    /// The defending player has ended Defensive Fire and withdrawal (SR 11.3a-b).
+    pub defence_over: bool,
+    /// A withdrawing horse artillery unit whose Morale Hit is still to apply (EX 11.3b).
+    pub hit: Option<usize>,
+    /// The attacker's held-chit choice before the dice (EX 11.3c xvii-xviii): `None` not yet
+    /// made, `Some(true)` Rebel Yell! or Spontaneous Charge played for this combat.
+    pub charge: Option<bool>,
 }
 
 /// A retreat still to make (SR 12.3).

@@ -134,6 +134,9 @@ fn sr_12_8_close_combat_example_through_the_engine() {
     choose(&mut g, &format!("unit:{WV4}"));
     choose(&mut g, "declare");
     choose(&mut g, "done");
+    let d = g.pending().expect("Defensive Fire is offered first (SR 11.3a)");
+    assert_eq!((d.kind.as_str(), d.side.as_str()), ("defensive-fire", "confederate"));
+    choose(&mut g, "hold");
     let Pending::Roll(r) = g.rules_pending() else { panic!("the d66 is due: {:?}", g.state().stage) };
     assert_eq!(r.side, "union", "the attacker rolls (SR 11.3d)");
     assert!(r.purpose.contains("7 SP in the Assaulting Hex"), "{}", r.purpose);
@@ -212,6 +215,7 @@ fn sr_12_7_advance_after_the_defenders_retreat() {
     }
     choose(&mut g, "declare");
     choose(&mut g, "done");
+    choose(&mut g, "hold");
     dice(&mut g, &[5, 2]);
     dice(&mut g, &[2, 6]);
     while let Some(d) = g.pending().filter(|d| d.kind == "retreat") {
