@@ -365,7 +365,7 @@ impl GcacwHeuristics {
             (0.3 * f64::from(unit.fatigue) + if unit.organized { 0.0 } else { 0.5 }) * Self::caution(rules, state);
         let hunt = self.attack_chance(rules, state, u);
         let base = if gap > 0.0 {
-            2.0 + 0.3 * gap.min(12.0)
+            2.0 + 0.3 * gap.min(8.0)
         } else if self.on_blockhouse(rules, state, u) {
             // A march that starts in a blockhouse hex may attack it.
             2.5
@@ -645,7 +645,7 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                             if self.on_blockhouse(rules, state, u) {
                                 1.5
                             } else if gap > 0.0 {
-                                1.0 + 0.1 * gap.min(12.0)
+                                1.0 + 0.1 * gap.min(8.0)
                                     - 0.2 * fatigue * Self::caution(rules, state)
                                     - self.extended_cost(rules, state, u)
                             } else {
