@@ -153,7 +153,7 @@ fn fire_input(
         lead_cavalry: lead_unit.ty == UnitType::Cavalry,
         lead_skirmish: lead_unit.skirmish,
     };
-    Some(FireInput { kind, firers: out, target: t, flanking: false })
+    Some(FireInput { kind, firers: out, target: t, flanking: false, grid: map.parity() })
 }
 
 /// The units firing in a fire stage whose first firer is `firer`, and why: the volley's, or the
