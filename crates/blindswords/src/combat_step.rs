@@ -5,13 +5,13 @@
 //! Enforced: the artillery fire of the Artillery Step (SR 6.2), a brigade's Fire Combat Step
 //! (SR 9.0-9.3: each unit alone or combined with units of its hex, each once) and Opportunity
 //! Fire at a unit leaving a hex next to the enemy (SR 10.7: half SP, the mover the Lead Unit,
-//! never at a skirmisher, EX 15.3): each legal target offered with its preview (SP, column,
+//! never at a skirmisher, EX 15.3): each legal group and target offered with its preview (SP, column,
 //! itemised shifts), the owner's pick of the Lead Unit among ties (SR 9.2), the d66 on the CRT
 //! (SR 9.3), and the Fire Combat Cohesion Test it calls for with its Break Test dice (SR 12.1,
 //! 12.6): depletion, the Battleworn flip, Morale Hits and units broken to the Broken Track or
 //! eliminated; the retreats and Panic it orders are then played by [`crate::retreat_step`]. A
 //! fire other than a battery's is a [`Volley`] that knows the stage to return to ([`fired`]).
-//! Not yet enforced: combined fire from two adjacent hexes and Flanking Fire.
+//! Units of one brigade in two adjacent hexes combine their fire (SR 9.1e, ruling PC30).
 
 use caisson_hexmap::algorithms::LineStep;
 use caisson_hexmap::{Hex, Hexside, TacticalTerrain};
@@ -100,6 +100,7 @@ fn fire_input(
     kind: FireKind,
     target: Hex,
     lead: usize,
+    flanking: bool,
 ) -> Option<FireInput> {
     let map = &rules.data().map;
     let mut out = Vec::new();
@@ -153,15 +154,19 @@ fn fire_input(
         lead_cavalry: lead_unit.ty == UnitType::Cavalry,
         lead_skirmish: lead_unit.skirmish,
     };
-    Some(FireInput { kind, firers: out, target: t, flanking: false, grid: map.parity() })
+    Some(FireInput { kind, firers: out, target: t, flanking, grid: map.parity() })
 }
 
-/// The units firing in a fire stage whose first firer is `firer`, and why: the volley's, or the
-/// battery alone in the Artillery Step.
-fn shot(state: &State, firer: usize) -> (Vec<usize>, FireKind) {
+/// The units firing in a fire stage whose first firer is `firer` at `target`, why, and whether
+/// as part of a Flanking Fire at it (SR 9.3c): the volley's, or the battery alone in the
+/// Artillery Step.
+fn shot(state: &State, firer: usize, target: Hex) -> (Vec<usize>, FireKind, bool) {
     match &state.volley {
-        Some(v) => (v.firers.clone(), v.kind),
-        None => (vec![firer], FireKind::Artillery),
+        Some(v) => {
+            let flanking = matches!(v.then, Stage::FlankFire { target: t, .. } if t == target);
+            (v.firers.clone(), v.kind, flanking)
+        }
+        None => (vec![firer], FireKind::Artillery, false),
     }
 }
 
@@ -173,8 +178,9 @@ fn assessment(
     kind: FireKind,
     target: Hex,
     lead: usize,
+    flanking: bool,
 ) -> Option<FireAssessment> {
-    let input = fire_input(rules, state, firers, kind, target, lead)?;
+    let input = fire_input(rules, state, firers, kind, target, lead, flanking)?;
     fire::assess(&rules.data().charts, &input).ok()
 }
 
@@ -202,19 +208,20 @@ pub fn preview(rules: &BlindSwords, a: &FireAssessment) -> String {
 /// reach whose fire [`fire::assess`] allows and that has a column to roll on, with its preview.
 #[must_use]
 pub fn artillery_fires(rules: &BlindSwords, state: &State, firer: usize) -> Vec<(Hex, String)> {
-    targets(rules, state, &[firer], FireKind::Artillery, None)
+    targets(rules, state, &[firer], FireKind::Artillery, None, false)
 }
 
 /// The hexes `firers` may fire at together, with each fire's preview: every enemy hex in reach
 /// of them all (only `only` when given) whose fire [`fire::assess`] allows with a column to roll
 /// on. The Lead Unit of the preview is `lead` (Opportunity Fire's moving unit, SR 10.7) or the
-/// first of the largest units (SR 9.2).
+/// first of the largest units (SR 9.2). `flanking`: previewed as part of a Flanking Fire.
 fn targets(
     rules: &BlindSwords,
     state: &State,
     firers: &[usize],
     kind: FireKind,
     lead: Option<usize>,
+    flanking: bool,
 ) -> Vec<(Hex, String)> {
     let map = &rules.data().map;
     let Some(&first) = firers.first() else { return Vec::new() };
@@ -248,7 +255,7 @@ fn targets(
                 Some(l) => ids.iter().position(|&i| i == l)?,
                 None => stack.largest().first().copied()?,
             };
-            let a = assessment(rules, state, firers, kind, h, l)?;
+            let a = assessment(rules, state, firers, kind, h, l, flanking)?;
             a.final_column?;
             Some((h, preview(rules, &a)))
         })
@@ -258,10 +265,32 @@ fn targets(
 /// One fire a decision offers: the units firing together, the target hex and the preview.
 pub type Offer = (Vec<usize>, Hex, String);
 
-/// The fires `eligible` units may make (SR 9.1, 9.1e): each unit alone and each combination of
-/// units sharing a hex, at each target they may fire at together (only the moving unit for
-/// Opportunity Fire, `mover`). Combinations across two adjacent hexes are not offered.
-fn offers(rules: &BlindSwords, state: &State, eligible: &[usize], kind: FireKind, mover: Option<usize>) -> Vec<Offer> {
+/// Every non-empty subset of a hex's units (a hex holds a few units at most, SR 3.1).
+fn subsets(units: &[usize]) -> Vec<Vec<usize>> {
+    let n = units.len().min(6);
+    (1u32..(1 << n)).map(|mask| (0..n).filter(|b| mask & (1 << b) != 0).map(|b| units[b]).collect()).collect()
+}
+
+/// Whether units may add their SP across two adjacent hexes (SR 9.1e): all infantry of one
+/// brigade (ruling PC30).
+fn one_brigade_infantry(state: &State, group: &[usize]) -> bool {
+    let brigade = group.first().and_then(|&i| state.units[i].brigade.as_ref());
+    brigade.is_some()
+        && group.iter().all(|&i| state.units[i].ty == UnitType::Infantry && state.units[i].brigade.as_ref() == brigade)
+}
+
+/// The fires `eligible` units may make (SR 9.1, 9.1e): each unit alone, each combination of
+/// units sharing a hex, and each combination of infantry of one brigade in two adjacent hexes
+/// (ruling PC30), at each target they may fire at together (only the moving unit for
+/// Opportunity Fire, `mover`).
+fn offers(
+    rules: &BlindSwords,
+    state: &State,
+    eligible: &[usize],
+    kind: FireKind,
+    mover: Option<usize>,
+    flanking: bool,
+) -> Vec<Offer> {
     let mut by_hex: Vec<(Hex, Vec<usize>)> = Vec::new();
     for &i in eligible {
         let Some(h) = state.hex_of(i) else { continue };
@@ -270,15 +299,28 @@ fn offers(rules: &BlindSwords, state: &State, eligible: &[usize], kind: FireKind
             None => by_hex.push((h, vec![i])),
         }
     }
-    let mut out = Vec::new();
-    for (_, units) in by_hex {
-        // Every non-empty subset of a hex's units (a hex holds a few units at most, SR 3.1).
-        let n = units.len().min(6);
-        for mask in 1u32..(1 << n) {
-            let group: Vec<usize> = (0..n).filter(|b| mask & (1 << b) != 0).map(|b| units[b]).collect();
-            for (h, shown) in targets(rules, state, &group, kind, mover) {
-                out.push((group.clone(), h, shown));
+    let map = &rules.data().map;
+    let mut groups: Vec<Vec<usize>> = by_hex.iter().flat_map(|(_, units)| subsets(units)).collect();
+    for (k, (a, units_a)) in by_hex.iter().enumerate() {
+        for (b, units_b) in &by_hex[k + 1..] {
+            if map.distance(*a, *b) != 1 {
+                continue;
             }
+            let infantry = |v: &&Vec<usize>| one_brigade_infantry(state, v);
+            for left in subsets(units_a).iter().filter(infantry) {
+                for right in subsets(units_b).iter().filter(infantry) {
+                    let group: Vec<usize> = left.iter().chain(right).copied().collect();
+                    if one_brigade_infantry(state, &group) {
+                        groups.push(group);
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for group in groups {
+        for (h, shown) in targets(rules, state, &group, kind, mover, flanking) {
+            out.push((group.clone(), h, shown));
         }
     }
     out
@@ -307,15 +349,72 @@ fn step_kind(order: Option<Order>) -> FireKind {
 #[must_use]
 pub fn brigade_fires(rules: &BlindSwords, state: &State) -> Vec<Offer> {
     let Stage::FireStep { brigade, order, fired, .. } = &state.stage else { return Vec::new() };
-    let eligible: Vec<usize> = state
+    offers(rules, state, &step_units(state, brigade, fired), step_kind(*order), None, false)
+}
+
+/// The units of `brigade` that may still fire in its Fire Combat Step: on the map, not fired,
+/// not artillery, outside the Battlefield Chaos hex.
+fn step_units(state: &State, brigade: &str, fired: &[usize]) -> Vec<usize> {
+    state
         .units
         .iter()
         .enumerate()
-        .filter(|(i, u)| u.brigade.as_deref() == Some(brigade.as_str()) && !fired.contains(i) && !u.ty.is_artillery())
+        .filter(|(i, u)| u.brigade.as_deref() == Some(brigade) && !fired.contains(i) && !u.ty.is_artillery())
         .filter(|(_, u)| matches!(u.place, Place::Map(h) if state.chaos != Some(h)))
         .map(|(i, _)| i)
-        .collect();
-    offers(rules, state, &eligible, step_kind(*order), None)
+        .collect()
+}
+
+/// The hexes the lines of sight of `group` enter `target` from (the last hexes before it).
+fn group_entries(rules: &BlindSwords, state: &State, group: &[usize], target: Hex) -> Vec<Hex> {
+    let map = &rules.data().map;
+    group
+        .iter()
+        .filter_map(|&i| state.hex_of(i))
+        .filter_map(|from| los::line_of_sight(map, from, target, |h| state.units_at(h).next().is_some()).ok())
+        .flat_map(|line| entries(&line.line))
+        .collect()
+}
+
+/// Whether fires at `target` make Flanking Fire (SR 9.3c, ruling A-14e): the lines of two of
+/// them enter the target by hexsides with a full hexside between.
+fn flanks(rules: &BlindSwords, state: &State, fires: &[Vec<usize>], target: Hex) -> bool {
+    let grid = rules.data().map.parity();
+    let lines: Vec<Vec<Hex>> = fires.iter().map(|g| group_entries(rules, state, g, target)).collect();
+    lines.iter().enumerate().any(|(k, a)| {
+        lines[k + 1..].iter().any(|b| a.iter().any(|x| b.iter().any(|y| fire::flanking_fire(grid, target, &[*x, *y]))))
+    })
+}
+
+/// The hexes a Fire Combat Step may announce a Flanking Fire at (SR 9.3c, ruling PC31): two
+/// units that may each fire alone at the hex flank it.
+fn flank_targets(rules: &BlindSwords, state: &State, offers: &[Offer]) -> Vec<Hex> {
+    let mut out: Vec<Hex> = Vec::new();
+    for (g, h, _) in offers.iter().filter(|(g, _, _)| g.len() == 1) {
+        if out.contains(h) {
+            continue;
+        }
+        let others = offers.iter().filter(|(o, t, _)| t == h && o.len() == 1 && o != g);
+        if others.into_iter().any(|(o, _, _)| flanks(rules, state, &[g.clone(), o.clone()], *h)) {
+            out.push(*h);
+        }
+    }
+    out
+}
+
+/// The fires a [`Stage::FlankFire`] still lets the player announce at its target: groups of the
+/// brigade's units not fired nor announced, previewed with the Flanking Fire shift.
+#[must_use]
+pub fn flank_offers(rules: &BlindSwords, state: &State) -> Vec<Offer> {
+    let Stage::FlankFire { brigade, order, fired, target, announced, resolving: false, .. } = &state.stage else {
+        return Vec::new();
+    };
+    let mut busy = fired.clone();
+    busy.extend(announced.iter().flatten());
+    offers(rules, state, &step_units(state, brigade, &busy), step_kind(*order), None, true)
+        .into_iter()
+        .filter(|(_, h, _)| h == target)
+        .collect()
 }
 
 /// The Opportunity Fires at a unit about to leave `from` (SR 10.7): by the enemy units adjacent
@@ -333,7 +432,7 @@ fn opportunity_offers(rules: &BlindSwords, state: &State, mover: usize, from: He
         .flat_map(|(_, n)| state.units_at(n))
         .filter(|i| state.units[*i].side != u.side && !fired.contains(i))
         .collect();
-    offers(rules, state, &eligible, FireKind::Opportunity, Some(mover))
+    offers(rules, state, &eligible, FireKind::Opportunity, Some(mover), false)
 }
 
 /// The Opportunity Fires a [`Stage::OppFire`] still offers.
@@ -394,10 +493,18 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
         }
         Stage::FireStep { brigade, order, .. } => {
             let side = state.brigade(brigade).map_or(Side::Union, |b| b.side);
-            let mut options: Vec<Choice> = brigade_fires(rules, state)
+            let fires = brigade_fires(rules, state);
+            let flank = flank_targets(rules, state, &fires);
+            let mut options: Vec<Choice> = fires
                 .into_iter()
                 .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
                 .collect();
+            options.extend(flank.into_iter().map(|h| {
+                Choice::new(
+                    format!("flank:{h}"),
+                    format!("Announce a Flanking Fire at {h}: fires from two sides, each one column right (SR 9.3c)"),
+                )
+            }));
             options.push(Choice::new("done", "End the Fire Combat Step"));
             let name = rules.data().catalog.brigade(brigade).map_or(brigade.as_str(), |b| b.leader.as_str());
             let how =
@@ -406,6 +513,29 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
                 side,
                 "fire-combat",
                 format!("{name} Fire Combat Step ({how}): fire, each unit once, or end the step (SR 9.0-9.3)"),
+                options,
+            ))
+        }
+        Stage::FlankFire { brigade, target, announced, resolving: false, .. } => {
+            let side = state.brigade(brigade).map_or(Side::Union, |b| b.side);
+            let mut options: Vec<Choice> = flank_offers(rules, state)
+                .into_iter()
+                .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
+                .collect();
+            // Once the announced lines flank, the announcement stands; before, it may be withdrawn.
+            if flanks(rules, state, announced, *target) {
+                options.push(Choice::new("resolve", format!("Resolve the {} announced fires", announced.len())));
+            } else {
+                options.push(Choice::new("cancel", "Withdraw the announcement: back to the Fire Combat Step"));
+            }
+            let so_far: Vec<String> = announced.iter().map(|g| offer_id(state, g, *target)).collect();
+            Some(decide(
+                side,
+                "flanking-fire",
+                format!(
+                    "Flanking Fire at {target}: announce every fire first, lines entering with a full hexside between (SR 9.3c); announced: {}",
+                    if so_far.is_empty() { "none".to_string() } else { so_far.join(", ") }
+                ),
                 options,
             ))
         }
@@ -427,8 +557,8 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
             ))
         }
         Stage::FireRoll { firer, target, lead } => {
-            let (firers, kind) = shot(state, *firer);
-            let a = assessment(rules, state, &firers, kind, *target, *lead)?;
+            let (firers, kind, flanking) = shot(state, *firer, *target);
+            let a = assessment(rules, state, &firers, kind, *target, *lead, flanking)?;
             let shown = preview(rules, &a);
             let mut r: RollRequest = a.roll?;
             r.side = side_id(state.units[*firer].side).into();
@@ -510,6 +640,50 @@ fn start_volley(rules: &BlindSwords, state: &mut State, option: &str) -> Result<
     Ok(())
 }
 
+/// Resolves the next announced fire of a Flanking Fire (SR 9.3c), or returns to the Fire Combat
+/// Step when none is left or the target hex is empty (the firers left may then fire elsewhere).
+/// A fire no longer legal (its line now Blocked...) is dropped with a note. `true` when the
+/// stage changed.
+pub fn flank_next(rules: &BlindSwords, state: &mut State) -> bool {
+    let Stage::FlankFire { brigade, order, by, mut fired, target, mut announced, resolving: true } =
+        state.stage.clone()
+    else {
+        return false;
+    };
+    let side = state.brigade(&brigade).map_or(Side::Union, |b| b.side);
+    let occupied = state.units_at(target).any(|i| state.units[i].side != side);
+    if announced.is_empty() || !occupied {
+        if !announced.is_empty() {
+            state.note(format!("{target} is empty: the fires still announced may go to other targets"), "SR 9.3c");
+        }
+        state.stage = Stage::FireStep { brigade, order, by, fired };
+        return true;
+    }
+    let group = announced.remove(0);
+    fired.extend(&group);
+    let kind = step_kind(order);
+    let then = Stage::FlankFire { brigade, order, by, fired, target, announced, resolving: true };
+    let (stack, _) = stack_at(rules, state, target);
+    let legal = stack
+        .largest()
+        .first()
+        .and_then(|&l| assessment(rules, state, &group, kind, target, l, true))
+        .is_some_and(|a| a.final_column.is_some());
+    let names: Vec<&str> = group.iter().map(|&i| state.units[i].name.as_str()).collect();
+    let text = names.join(" + ");
+    if !legal {
+        state.note(format!("{text} may no longer fire at {target}"), "SR 9.1");
+        state.stage = then;
+        return true;
+    }
+    state
+        .note(format!("{text} fire{} at {target} (Flanking Fire)", if group.len() == 1 { "s" } else { "" }), "SR 9.3c");
+    let Some(&first) = group.first() else { return true };
+    state.volley = Some(Volley { firers: group, kind, then });
+    to_lead(rules, state, first, target, None);
+    true
+}
+
 /// Applies an owner's choice in a fire stage.
 ///
 /// # Errors
@@ -518,6 +692,35 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
     let Some(Pending::Decide(d)) = pending(rules, state) else { return Err(bad("choice")) };
     if !d.options.iter().any(|c| c.id == option) {
         return Err(bad("choice"));
+    }
+    if let Some(hex) = option.strip_prefix("flank:") {
+        let target: Hex = hex.parse().map_err(|_| bad("choice"))?;
+        let Stage::FireStep { brigade, order, by, fired } = state.stage.clone() else { return Err(bad("choice")) };
+        state.note(format!("Flanking Fire announced at {target}"), "SR 9.3c");
+        state.stage = Stage::FlankFire { brigade, order, by, fired, target, announced: Vec::new(), resolving: false };
+        return Ok(());
+    }
+    if let Stage::FlankFire { brigade, order, by, fired, target, mut announced, .. } = state.stage.clone() {
+        match option {
+            "cancel" => {
+                state.note(format!("The Flanking Fire at {target} is withdrawn before any fire"), "SR 9.3c");
+                state.stage = Stage::FireStep { brigade, order, by, fired };
+            }
+            "resolve" => {
+                let all: Vec<String> = announced.iter().map(|g| offer_id(state, g, target)).collect();
+                state.note(format!("Flanking Fire at {target}: {}", all.join(", ")), "SR 9.3c");
+                state.stage = Stage::FlankFire { brigade, order, by, fired, target, announced, resolving: true };
+            }
+            _ => {
+                let (ids, _) =
+                    option.strip_prefix("fire:").and_then(|a| a.split_once('@')).ok_or_else(|| bad("fire"))?;
+                let group: Vec<usize> =
+                    ids.split('+').map(|id| state.unit_index(id)).collect::<Option<_>>().ok_or_else(|| bad("fire"))?;
+                announced.push(group);
+                state.stage = Stage::FlankFire { brigade, order, by, fired, target, announced, resolving: false };
+            }
+        }
+        return Ok(());
     }
     if matches!(state.stage, Stage::FireStep { .. } | Stage::OppFire { .. }) {
         return start_volley(rules, state, option);
@@ -541,8 +744,10 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> String {
     let charts = &rules.data().charts;
     match state.stage.clone() {
         Stage::FireRoll { firer, target, lead } => {
-            let (firers, kind) = shot(state, firer);
-            let Some(a) = assessment(rules, state, &firers, kind, target, lead) else { return String::new() };
+            let (firers, kind, flanking) = shot(state, firer, target);
+            let Some(a) = assessment(rules, state, &firers, kind, target, lead, flanking) else {
+                return String::new();
+            };
             let (stack, _) = stack_at(rules, state, target);
             let (cr, _) = stack.modified_cr(lead);
             let d = D66::new(dice[0], dice.get(1).copied().unwrap_or(0));

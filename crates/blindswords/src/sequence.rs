@@ -572,6 +572,7 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
         | Stage::FireRoll { .. }
         | Stage::FireTest { .. }
         | Stage::FireStep { .. }
+        | Stage::FlankFire { .. }
         | Stage::OppFire { .. } => combat_step::pending(rules, state).unwrap_or(Pending::Over),
         Stage::Aftermath { .. } => retreat_step::pending(rules, state).unwrap_or(Pending::Over),
         Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. } => {
@@ -736,7 +737,9 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             combat_step::start_fire(rules, state, unit, hex_arg(hex)?)?;
         }
         (Stage::FireLead { .. } | Stage::FireTest { .. }, _)
-        | (Stage::FireStep { .. } | Stage::OppFire { .. }, "fire") => combat_step::choose(rules, state, option)?,
+        | (Stage::FireStep { .. } | Stage::OppFire { .. }, "fire")
+        | (Stage::FireStep { .. }, "flank")
+        | (Stage::FlankFire { .. }, _) => combat_step::choose(rules, state, option)?,
         (Stage::FireStep { brigade, order, by, .. }, "done") => end_fire_step(rules, state, brigade, order, by),
         (Stage::OppFire { for_, moved, moving, to, .. }, "let-go") => {
             state.note(format!("{} is let go", state.units[moving.unit].name), "SR 10.7");
@@ -1559,6 +1562,12 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
             }
             Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. } => {
                 if close_step::step(rules, state) {
+                    continue;
+                }
+                return;
+            }
+            Stage::FlankFire { resolving: true, .. } => {
+                if combat_step::flank_next(rules, state) {
                     continue;
                 }
                 return;

@@ -349,6 +349,25 @@ pub enum Stage {
         /// Enemy units that have fired at it on this step.
         fired: Vec<usize>,
     },
+    /// Flanking Fire in a brigade's Fire Combat Step (SR 9.3c): fires at `target` are announced
+    /// together, then resolved one after another with the shift; the step's fields are kept to
+    /// return to it.
+    FlankFire {
+        /// The brigade.
+        brigade: String,
+        /// Its order, as in [`Stage::FireStep`].
+        order: Option<Order>,
+        /// How it was activated.
+        by: Activator,
+        /// Units that have fired in this step (an announced fire's units once it is resolved).
+        fired: Vec<usize>,
+        /// The hex fired at.
+        target: Hex,
+        /// The fires announced and not yet resolved, each a group of units.
+        announced: Vec<Vec<usize>>,
+        /// `false` while announcing, `true` once resolving has begun.
+        resolving: bool,
+    },
     /// Chit Draw Phase: the next chit is drawn (SR 7.3).
     Draw,
     /// Fog of War: the non-pulling player rolls (SR 7.3b).

@@ -135,7 +135,7 @@ pub fn stage_name(stage: &Stage) -> &'static str {
         Stage::Confusion { .. } | Stage::ConfusionRoll { .. } => "orders",
         Stage::HiddenEnemy { .. } | Stage::HiddenMoves { .. } | Stage::Withdraw { .. } => "movement",
         Stage::Orders { .. } => "orders",
-        Stage::FireStep { .. } => "fire-combat",
+        Stage::FireStep { .. } | Stage::FlankFire { .. } => "fire-combat",
         Stage::Move { .. } | Stage::OppFire { .. } => "movement",
         Stage::Aftermath { .. } => "retreat",
         Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. } => "close-combat",

@@ -281,7 +281,10 @@ fn flanking_fire_needs_a_hexside_between_the_lines() {
     assert!(flanking_fire(Parity::EvenQ, t, &[around[0], around[2]]));
     assert!(flanking_fire(Parity::EvenQ, t, &[around[1], around[4]]));
     assert!(!flanking_fire(Parity::EvenQ, t, &[around[1]]));
-    assert!(!flanking_fire(Parity::EvenQ, t, &[Hex::new(25, 25), around[3]]), "a hex not next to the target is no entry");
+    assert!(
+        !flanking_fire(Parity::EvenQ, t, &[Hex::new(25, 25), around[3]]),
+        "a hex not next to the target is no entry"
+    );
 }
 
 proptest! {
