@@ -435,11 +435,12 @@ fn opportunity_offers(rules: &BlindSwords, state: &State, mover: usize, from: He
     offers(rules, state, &eligible, FireKind::Opportunity, Some(mover), false)
 }
 
-/// The Opportunity Fires a [`Stage::OppFire`] still offers.
+/// The Opportunity Fires a [`Stage::OppFire`] or [`Stage::WaywardFire`] still offers.
 #[must_use]
 pub fn opportunity_fires(rules: &BlindSwords, state: &State) -> Vec<Offer> {
     match &state.stage {
         Stage::OppFire { moving, from, fired, .. } => opportunity_offers(rules, state, moving.unit, *from, fired),
+        Stage::WaywardFire { unit, from, fired, .. } => opportunity_offers(rules, state, *unit, *from, fired),
         _ => Vec::new(),
     }
 }
@@ -556,6 +557,23 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
                 options,
             ))
         }
+        Stage::WaywardFire { unit, from, to, .. } => {
+            let u = &state.units[*unit];
+            let mut options: Vec<Choice> = opportunity_fires(rules, state)
+                .into_iter()
+                .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
+                .collect();
+            options.push(Choice::new("let-go", format!("Let {} go", u.name)));
+            Some(decide(
+                other(u.side),
+                "opportunity-fire",
+                format!(
+                    "Wayward Move: {} is moved from {from} to {to}: Opportunity Fire at half SP, {} the Lead Unit, or let it go (EX 7.3b, SR 10.7)",
+                    u.name, u.name
+                ),
+                options,
+            ))
+        }
         Stage::FireRoll { firer, target, lead } => {
             let (firers, kind, flanking) = shot(state, *firer, *target);
             let a = assessment(rules, state, &firers, kind, *target, *lead, flanking)?;
@@ -629,6 +647,10 @@ fn start_volley(rules: &BlindSwords, state: &mut State, option: &str) -> Result<
             fired.extend(&firers);
             let mover = moving.unit;
             (Stage::OppFire { for_, moved, moving, from, to, fired }, FireKind::Opportunity, Some(mover), "SR 10.7")
+        }
+        Stage::WaywardFire { unit, from, to, mut fired } => {
+            fired.extend(&firers);
+            (Stage::WaywardFire { unit, from, to, fired }, FireKind::Opportunity, Some(unit), "SR 10.7, EX 7.3b")
         }
         _ => return Err(bad("fire")),
     };
@@ -722,7 +744,7 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
         }
         return Ok(());
     }
-    if matches!(state.stage, Stage::FireStep { .. } | Stage::OppFire { .. }) {
+    if matches!(state.stage, Stage::FireStep { .. } | Stage::OppFire { .. } | Stage::WaywardFire { .. }) {
         return start_volley(rules, state, option);
     }
     let pick: usize = option.strip_prefix("unit:").and_then(|s| s.parse().ok()).ok_or_else(|| bad("choice"))?;
@@ -847,6 +869,14 @@ pub fn fired(rules: &BlindSwords, state: &mut State, firer: usize, retreating: &
         if retreating.contains(&u.id) || u.place != Place::Map(from) {
             state.note(format!("{}'s move is cancelled", u.name), "SR 10.7");
             crate::sequence::stop_unit(rules, state, for_, moved, &moving);
+        }
+    }
+    // EX 7.3b: a Wayward Move retreated or broken by the fire is not made.
+    if let Stage::WaywardFire { unit, from, .. } = state.stage.clone() {
+        let u = &state.units[unit];
+        if retreating.contains(&u.id) || u.place != Place::Map(from) {
+            state.note(format!("Wayward Move: {} is not moved", u.name), "SR 10.7");
+            state.stage = Stage::Draw;
         }
     }
 }

@@ -368,6 +368,18 @@ pub enum Stage {
         /// `false` while announcing, `true` once resolving has begun.
         resolving: bool,
     },
+    /// Opportunity Fire at a unit a Wayward Move takes out of a hex next to the enemy (EX 7.3b,
+    /// SR 10.7): the player making the move may fire at it first.
+    WaywardFire {
+        /// The unit moved.
+        unit: usize,
+        /// The hex it leaves.
+        from: Hex,
+        /// The hex it is moved to.
+        to: Hex,
+        /// Units that have fired at it.
+        fired: Vec<usize>,
+    },
     /// Chit Draw Phase: the next chit is drawn (SR 7.3).
     Draw,
     /// Fog of War: the non-pulling player rolls (SR 7.3b).

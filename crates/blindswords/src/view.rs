@@ -122,6 +122,7 @@ pub fn stage_name(stage: &Stage) -> &'static str {
         | Stage::Fog
         | Stage::Chaos { .. }
         | Stage::Wayward { .. }
+        | Stage::WaywardFire { .. }
         | Stage::Casualty
         | Stage::PickBrigade { .. }
         | Stage::ActivationRoll { .. }
