@@ -441,6 +441,10 @@ pub fn opportunity_fires(rules: &BlindSwords, state: &State) -> Vec<Offer> {
     match &state.stage {
         Stage::OppFire { moving, from, fired, .. } => opportunity_offers(rules, state, moving.unit, *from, fired),
         Stage::WaywardFire { unit, from, fired, .. } => opportunity_offers(rules, state, *unit, *from, fired),
+        Stage::RetreatFire { walk, fired } => match state.hex_of(walk.order.unit) {
+            Some(here) => opportunity_offers(rules, state, walk.order.unit, here, fired),
+            None => Vec::new(),
+        },
         _ => Vec::new(),
     }
 }
@@ -574,6 +578,24 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
                 options,
             ))
         }
+        Stage::RetreatFire { walk, .. } => {
+            let u = &state.units[walk.order.unit];
+            let mut options: Vec<Choice> = opportunity_fires(rules, state)
+                .into_iter()
+                .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
+                .collect();
+            options.push(Choice::new("let-go", format!("Let {} go", u.name)));
+            let here = state.hex_of(walk.order.unit).map(|h| h.to_string()).unwrap_or_default();
+            Some(decide(
+                other(u.side),
+                "opportunity-fire",
+                format!(
+                    "{} retreats out of {here}, next to your units: Opportunity Fire at half SP, {} the Lead Unit, or let it go (SR 10.7, 12.3)",
+                    u.name, u.name
+                ),
+                options,
+            ))
+        }
         Stage::FireRoll { firer, target, lead } => {
             let (firers, kind, flanking) = shot(state, *firer, *target);
             let a = assessment(rules, state, &firers, kind, *target, *lead, flanking)?;
@@ -647,6 +669,11 @@ fn start_volley(rules: &BlindSwords, state: &mut State, option: &str) -> Result<
             fired.extend(&firers);
             let mover = moving.unit;
             (Stage::OppFire { for_, moved, moving, from, to, fired }, FireKind::Opportunity, Some(mover), "SR 10.7")
+        }
+        Stage::RetreatFire { walk, mut fired } => {
+            fired.extend(&firers);
+            let mover = walk.order.unit;
+            (Stage::RetreatFire { walk, fired }, FireKind::Opportunity, Some(mover), "SR 10.7, 12.3")
         }
         Stage::WaywardFire { unit, from, to, mut fired } => {
             fired.extend(&firers);
@@ -744,7 +771,10 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
         }
         return Ok(());
     }
-    if matches!(state.stage, Stage::FireStep { .. } | Stage::OppFire { .. } | Stage::WaywardFire { .. }) {
+    if matches!(
+        state.stage,
+        Stage::FireStep { .. } | Stage::OppFire { .. } | Stage::WaywardFire { .. } | Stage::RetreatFire { .. }
+    ) {
         return start_volley(rules, state, option);
     }
     let pick: usize = option.strip_prefix("unit:").and_then(|s| s.parse().ok()).ok_or_else(|| bad("choice"))?;
@@ -828,14 +858,27 @@ pub fn finish_test(rules: &BlindSwords, state: &mut State) {
         retreat_step::write_back(state, i, c);
     }
     let retreating: Vec<String> = outcome.retreats.iter().map(|r| r.unit.clone()).collect();
-    let retreats = outcome
-        .retreats
-        .iter()
-        .filter_map(|r| {
-            let unit = state.unit_index(&r.unit)?;
-            Some(RetreatOrder { unit, hexes: r.hexes, rule: r.rule.to_string(), causers: vec![firer] })
-        })
-        .collect();
+    // SR 12.3 note: a unit fired on as it retreats adds a new Retreat to the hexes it had left.
+    let walking = match state.volley.as_ref().map(|v| &v.then) {
+        Some(Stage::RetreatFire { walk, .. }) => {
+            Some((walk.order.unit, u8::try_from(walk.hexes.len().saturating_sub(walk.step)).unwrap_or(u8::MAX)))
+        }
+        _ => None,
+    };
+    let mut retreats = Vec::new();
+    for r in &outcome.retreats {
+        let Some(unit) = state.unit_index(&r.unit) else { continue };
+        let left = walking.filter(|(w, _)| *w == unit).map_or(0, |(_, n)| n);
+        let hexes = r.hexes.saturating_add(left);
+        if left > 0 {
+            let name = &state.units[unit].name;
+            state.note(
+                format!("{name}'s new Retreat adds the {left} hexes left of its retreat under way: {hexes} hexes"),
+                "SR 12.3",
+            );
+        }
+        retreats.push(RetreatOrder { unit, hexes, rule: r.rule.to_string(), causers: vec![firer] });
+    }
     let after = Aftermath {
         by: state.units[firer].side,
         causers: vec![firer],
@@ -869,6 +912,17 @@ pub fn fired(rules: &BlindSwords, state: &mut State, firer: usize, retreating: &
         if retreating.contains(&u.id) || u.place != Place::Map(from) {
             state.note(format!("{}'s move is cancelled", u.name), "SR 10.7");
             crate::sequence::stop_unit(rules, state, for_, moved, &moving);
+        }
+    }
+    // SR 12.3 note: a retreating unit given a new Retreat, or broken, by the fire has made its
+    // new retreat (the hexes left added, PC33) in place of the rest of the old one.
+    if let Stage::RetreatFire { walk, .. } = &state.stage {
+        let u = &state.units[walk.order.unit];
+        if retreating.contains(&u.id)
+            || state.hex_of(walk.order.unit) != walk.step.checked_sub(1).and_then(|k| walk.hexes.get(k)).copied()
+        {
+            retreat_step::cut(rules, state);
+            return;
         }
     }
     // EX 7.3b: a Wayward Move retreated or broken by the fire is not made.

@@ -574,6 +574,7 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
         | Stage::FireStep { .. }
         | Stage::FlankFire { .. }
         | Stage::WaywardFire { .. }
+        | Stage::RetreatFire { .. }
         | Stage::OppFire { .. } => combat_step::pending(rules, state).unwrap_or(Pending::Over),
         Stage::Aftermath { .. } => retreat_step::pending(rules, state).unwrap_or(Pending::Over),
         Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. } => {
@@ -738,7 +739,10 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             combat_step::start_fire(rules, state, unit, hex_arg(hex)?)?;
         }
         (Stage::FireLead { .. } | Stage::FireTest { .. }, _)
-        | (Stage::FireStep { .. } | Stage::OppFire { .. } | Stage::WaywardFire { .. }, "fire")
+        | (
+            Stage::FireStep { .. } | Stage::OppFire { .. } | Stage::WaywardFire { .. } | Stage::RetreatFire { .. },
+            "fire",
+        )
         | (Stage::FireStep { .. }, "flank")
         | (Stage::FlankFire { .. }, _) => combat_step::choose(rules, state, option)?,
         (Stage::FireStep { brigade, order, by, .. }, "done") => end_fire_step(rules, state, brigade, order, by),
@@ -791,6 +795,7 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             }
         }
         (Stage::WaywardFire { .. }, "let-go") => wayward_go(rules, state),
+        (Stage::RetreatFire { .. }, "let-go") => retreat_step::resume(rules, state),
         (Stage::PickBrigade { chit, negated }, "brigade") => {
             let b = state.brigade_mut(arg).ok_or_else(bad)?;
             b.activated = true;
@@ -1591,6 +1596,10 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                     continue;
                 }
                 return;
+            }
+            Stage::RetreatFire { .. } if combat_step::opportunity_fires(rules, state).is_empty() => {
+                retreat_step::resume(rules, state);
+                continue;
             }
             Stage::WaywardFire { .. } if combat_step::opportunity_fires(rules, state).is_empty() => {
                 wayward_go(rules, state);

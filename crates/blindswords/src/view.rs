@@ -138,7 +138,7 @@ pub fn stage_name(stage: &Stage) -> &'static str {
         Stage::Orders { .. } => "orders",
         Stage::FireStep { .. } | Stage::FlankFire { .. } => "fire-combat",
         Stage::Move { .. } | Stage::OppFire { .. } => "movement",
-        Stage::Aftermath { .. } => "retreat",
+        Stage::Aftermath { .. } | Stage::RetreatFire { .. } => "retreat",
         Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. } => "close-combat",
         Stage::BuellRoll | Stage::Release { .. } | Stage::ReleaseManeuvers | Stage::RightHookReveal { .. } => {
             "end-turn"
