@@ -11,15 +11,19 @@
 //! 12.6): depletion, the Battleworn flip, Morale Hits and units broken to the Broken Track or
 //! eliminated; the retreats and Panic it orders are then played by [`crate::retreat_step`]. A
 //! fire other than a battery's is a [`Volley`] that knows the stage to return to ([`fired`]).
-//! Units of one brigade in two adjacent hexes combine their fire (SR 9.1e, ruling PC30).
+//! Units of one brigade in two adjacent hexes combine their fire (SR 9.1e, ruling PC30); a
+//! Flanking Fire is announced and resolved in the Fire Combat Step (SR 9.3c, [`Stage::FlankFire`],
+//! PC31); Opportunity Fire also meets a Wayward Move ([`Stage::WaywardFire`], EX 7.3b, PC32) and a
+//! retreating unit leaving a hex next to the enemy after its first ([`Stage::RetreatFire`],
+//! SR 12.3 note, PC33); Firefight and Sharpshooters fire from the hand ([`Stage::EventFire`],
+//! PC34).
 
 use caisson_hexmap::algorithms::LineStep;
 use caisson_hexmap::{Hex, Hexside, TacticalTerrain};
-use caisson_kernel::{Choice, Decision, Pending, RollRequest, RuleError};
+use caisson_kernel::{Choice, Decision, Modifier, Pending, RollRequest, RuleError};
 
 use crate::catalog::{Side, UnitType};
-use crate::charts::Order;
-use crate::charts::D66;
+use crate::charts::{Order, RangeBand, D66};
 use crate::cohesion::{self, CombatUnit, FireTest, Morale, Nearby, Need, Stack};
 use crate::fire::{self, FireAssessment, FireInput, FireKind, Firer, Over, Target};
 use crate::los;
@@ -100,7 +104,7 @@ fn fire_input(
     kind: FireKind,
     target: Hex,
     lead: usize,
-    flanking: bool,
+    bonus: Bonus,
 ) -> Option<FireInput> {
     let map = &rules.data().map;
     let mut out = Vec::new();
@@ -154,19 +158,34 @@ fn fire_input(
         lead_cavalry: lead_unit.ty == UnitType::Cavalry,
         lead_skirmish: lead_unit.skirmish,
     };
-    Some(FireInput { kind, firers: out, target: t, flanking, grid: map.parity() })
+    let extra = if bonus.sharpshooters {
+        vec![Modifier::new("Sharpshooters", 1, "events.toml (reconstructed, ruling A-10)")]
+    } else {
+        Vec::new()
+    };
+    Some(FireInput { kind, firers: out, target: t, flanking: bonus.flanking, grid: map.parity(), extra })
+}
+
+/// What raises a fire beyond its own shifts: a Flanking Fire (SR 9.3c), the Sharpshooters event.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Bonus {
+    /// Part of a Flanking Fire.
+    flanking: bool,
+    /// The Sharpshooters event's fire.
+    sharpshooters: bool,
 }
 
 /// The units firing in a fire stage whose first firer is `firer` at `target`, why, and whether
 /// as part of a Flanking Fire at it (SR 9.3c): the volley's, or the battery alone in the
 /// Artillery Step.
-fn shot(state: &State, firer: usize, target: Hex) -> (Vec<usize>, FireKind, bool) {
+fn shot(state: &State, firer: usize, target: Hex) -> (Vec<usize>, FireKind, Bonus) {
     match &state.volley {
         Some(v) => {
             let flanking = matches!(v.then, Stage::FlankFire { target: t, .. } if t == target);
-            (v.firers.clone(), v.kind, flanking)
+            let sharpshooters = matches!(&v.then, Stage::EventFire { event, .. } if event == "sharpshooters");
+            (v.firers.clone(), v.kind, Bonus { flanking, sharpshooters })
         }
-        None => (vec![firer], FireKind::Artillery, false),
+        None => (vec![firer], FireKind::Artillery, Bonus::default()),
     }
 }
 
@@ -178,9 +197,9 @@ fn assessment(
     kind: FireKind,
     target: Hex,
     lead: usize,
-    flanking: bool,
+    bonus: Bonus,
 ) -> Option<FireAssessment> {
-    let input = fire_input(rules, state, firers, kind, target, lead, flanking)?;
+    let input = fire_input(rules, state, firers, kind, target, lead, bonus)?;
     fire::assess(&rules.data().charts, &input).ok()
 }
 
@@ -208,20 +227,20 @@ pub fn preview(rules: &BlindSwords, a: &FireAssessment) -> String {
 /// reach whose fire [`fire::assess`] allows and that has a column to roll on, with its preview.
 #[must_use]
 pub fn artillery_fires(rules: &BlindSwords, state: &State, firer: usize) -> Vec<(Hex, String)> {
-    targets(rules, state, &[firer], FireKind::Artillery, None, false)
+    targets(rules, state, &[firer], FireKind::Artillery, None, Bonus::default())
 }
 
 /// The hexes `firers` may fire at together, with each fire's preview: every enemy hex in reach
 /// of them all (only `only` when given) whose fire [`fire::assess`] allows with a column to roll
 /// on. The Lead Unit of the preview is `lead` (Opportunity Fire's moving unit, SR 10.7) or the
-/// first of the largest units (SR 9.2). `flanking`: previewed as part of a Flanking Fire.
+/// first of the largest units (SR 9.2), previewed with the `bonus`.
 fn targets(
     rules: &BlindSwords,
     state: &State,
     firers: &[usize],
     kind: FireKind,
     lead: Option<usize>,
-    flanking: bool,
+    bonus: Bonus,
 ) -> Vec<(Hex, String)> {
     let map = &rules.data().map;
     let Some(&first) = firers.first() else { return Vec::new() };
@@ -255,7 +274,7 @@ fn targets(
                 Some(l) => ids.iter().position(|&i| i == l)?,
                 None => stack.largest().first().copied()?,
             };
-            let a = assessment(rules, state, firers, kind, h, l, flanking)?;
+            let a = assessment(rules, state, firers, kind, h, l, bonus)?;
             a.final_column?;
             Some((h, preview(rules, &a)))
         })
@@ -289,7 +308,7 @@ fn offers(
     eligible: &[usize],
     kind: FireKind,
     mover: Option<usize>,
-    flanking: bool,
+    bonus: Bonus,
 ) -> Vec<Offer> {
     let mut by_hex: Vec<(Hex, Vec<usize>)> = Vec::new();
     for &i in eligible {
@@ -319,7 +338,7 @@ fn offers(
     }
     let mut out = Vec::new();
     for group in groups {
-        for (h, shown) in targets(rules, state, &group, kind, mover, flanking) {
+        for (h, shown) in targets(rules, state, &group, kind, mover, bonus) {
             out.push((group.clone(), h, shown));
         }
     }
@@ -349,7 +368,7 @@ fn step_kind(order: Option<Order>) -> FireKind {
 #[must_use]
 pub fn brigade_fires(rules: &BlindSwords, state: &State) -> Vec<Offer> {
     let Stage::FireStep { brigade, order, fired, .. } = &state.stage else { return Vec::new() };
-    offers(rules, state, &step_units(state, brigade, fired), step_kind(*order), None, false)
+    offers(rules, state, &step_units(state, brigade, fired), step_kind(*order), None, Bonus::default())
 }
 
 /// The units of `brigade` that may still fire in its Fire Combat Step: on the map, not fired,
@@ -411,10 +430,17 @@ pub fn flank_offers(rules: &BlindSwords, state: &State) -> Vec<Offer> {
     };
     let mut busy = fired.clone();
     busy.extend(announced.iter().flatten());
-    offers(rules, state, &step_units(state, brigade, &busy), step_kind(*order), None, true)
-        .into_iter()
-        .filter(|(_, h, _)| h == target)
-        .collect()
+    offers(
+        rules,
+        state,
+        &step_units(state, brigade, &busy),
+        step_kind(*order),
+        None,
+        Bonus { flanking: true, sharpshooters: false },
+    )
+    .into_iter()
+    .filter(|(_, h, _)| h == target)
+    .collect()
 }
 
 /// The Opportunity Fires at a unit about to leave `from` (SR 10.7): by the enemy units adjacent
@@ -432,7 +458,7 @@ fn opportunity_offers(rules: &BlindSwords, state: &State, mover: usize, from: He
         .flat_map(|(_, n)| state.units_at(n))
         .filter(|i| state.units[*i].side != u.side && !fired.contains(i))
         .collect();
-    offers(rules, state, &eligible, FireKind::Opportunity, Some(mover), false)
+    offers(rules, state, &eligible, FireKind::Opportunity, Some(mover), Bonus::default())
 }
 
 /// The Opportunity Fires a [`Stage::OppFire`] or [`Stage::WaywardFire`] still offers.
@@ -447,6 +473,62 @@ pub fn opportunity_fires(rules: &BlindSwords, state: &State) -> Vec<Offer> {
         },
         _ => Vec::new(),
     }
+}
+
+/// The fires a held event of `side` offers (`events.toml`, ruling PC34), never from the
+/// Battlefield Chaos hex (EX 7.3b: no friendly event there), each as in a Fire Combat Step under
+/// Defend orders: Firefight, units of one hex next to the enemy, alone or together, at an
+/// adjacent enemy hex; Sharpshooters (Confederate), one infantry unit at an enemy hex within
+/// its Effective range, one column right.
+#[must_use]
+pub fn event_fires(rules: &BlindSwords, state: &State, side: Side, event: &str) -> Vec<Offer> {
+    let map = &rules.data().map;
+    let kind = FireKind::Brigade(Order::Defend);
+    let mut by_hex: Vec<(Hex, Vec<usize>)> = Vec::new();
+    for (i, u) in state.units.iter().enumerate() {
+        let Place::Map(h) = u.place else { continue };
+        let fits = match event {
+            "firefight" => {
+                !u.ty.is_artillery() && map.neighbors(h).any(|(_, n)| state.occupant(n) == Some(other(side)))
+            }
+            "sharpshooters" => side == Side::Confederate && u.ty == UnitType::Infantry,
+            _ => false,
+        };
+        if u.side != side || state.chaos == Some(h) || !fits {
+            continue;
+        }
+        match by_hex.iter_mut().find(|(x, _)| *x == h) {
+            Some((_, v)) => v.push(i),
+            None => by_hex.push((h, vec![i])),
+        }
+    }
+    let mut out = Vec::new();
+    for (from, units) in by_hex {
+        if event == "firefight" {
+            for group in subsets(&units) {
+                let near = targets(rules, state, &group, kind, None, Bonus::default());
+                out.extend(
+                    near.into_iter().filter(|(h, _)| map.distance(from, *h) == 1).map(|(h, s)| (group.clone(), h, s)),
+                );
+            }
+            continue;
+        }
+        let bonus = Bonus { flanking: false, sharpshooters: true };
+        for i in units {
+            for (h, shown) in targets(rules, state, &[i], kind, None, bonus) {
+                let (stack, _) = stack_at(rules, state, h);
+                let effective = stack
+                    .largest()
+                    .first()
+                    .and_then(|&l| assessment(rules, state, &[i], kind, h, l, bonus))
+                    .is_some_and(|a| a.contributions.first().is_some_and(|c| c.band == RangeBand::Effective));
+                if effective {
+                    out.push((vec![i], h, shown));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Whether `mover`, about to leave `from`, may be fired on first (SR 10.7).
@@ -578,6 +660,14 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
                 options,
             ))
         }
+        Stage::EventFire { side, event, resolved: false } => {
+            let options = event_fires(rules, state, *side, event)
+                .into_iter()
+                .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
+                .collect();
+            let name = rules.data().charts.events.event(event).map_or(event.as_str(), |e| e.name.as_str());
+            Some(decide(*side, "event-fire", format!("{side} plays {name}: pick the fire (events.toml)"), options))
+        }
         Stage::RetreatFire { walk, .. } => {
             let u = &state.units[walk.order.unit];
             let mut options: Vec<Choice> = opportunity_fires(rules, state)
@@ -597,8 +687,8 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
             ))
         }
         Stage::FireRoll { firer, target, lead } => {
-            let (firers, kind, flanking) = shot(state, *firer, *target);
-            let a = assessment(rules, state, &firers, kind, *target, *lead, flanking)?;
+            let (firers, kind, bonus) = shot(state, *firer, *target);
+            let a = assessment(rules, state, &firers, kind, *target, *lead, bonus)?;
             let shown = preview(rules, &a);
             let mut r: RollRequest = a.roll?;
             r.side = side_id(state.units[*firer].side).into();
@@ -670,6 +760,10 @@ fn start_volley(rules: &BlindSwords, state: &mut State, option: &str) -> Result<
             let mover = moving.unit;
             (Stage::OppFire { for_, moved, moving, from, to, fired }, FireKind::Opportunity, Some(mover), "SR 10.7")
         }
+        Stage::EventFire { side, event, .. } => {
+            let then = Stage::EventFire { side, event, resolved: true };
+            (then, FireKind::Brigade(Order::Defend), None, "events.toml (reconstructed, ruling A-10)")
+        }
         Stage::RetreatFire { walk, mut fired } => {
             fired.extend(&firers);
             let mover = walk.order.unit;
@@ -716,7 +810,9 @@ pub fn flank_next(rules: &BlindSwords, state: &mut State) -> bool {
     let legal = stack
         .largest()
         .first()
-        .and_then(|&l| assessment(rules, state, &group, kind, target, l, true))
+        .and_then(|&l| {
+            assessment(rules, state, &group, kind, target, l, Bonus { flanking: true, sharpshooters: false })
+        })
         .is_some_and(|a| a.final_column.is_some());
     let names: Vec<&str> = group.iter().map(|&i| state.units[i].name.as_str()).collect();
     let text = names.join(" + ");
@@ -773,7 +869,11 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
     }
     if matches!(
         state.stage,
-        Stage::FireStep { .. } | Stage::OppFire { .. } | Stage::WaywardFire { .. } | Stage::RetreatFire { .. }
+        Stage::FireStep { .. }
+            | Stage::OppFire { .. }
+            | Stage::WaywardFire { .. }
+            | Stage::RetreatFire { .. }
+            | Stage::EventFire { .. }
     ) {
         return start_volley(rules, state, option);
     }
@@ -796,8 +896,8 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> String {
     let charts = &rules.data().charts;
     match state.stage.clone() {
         Stage::FireRoll { firer, target, lead } => {
-            let (firers, kind, flanking) = shot(state, firer, target);
-            let Some(a) = assessment(rules, state, &firers, kind, target, lead, flanking) else {
+            let (firers, kind, bonus) = shot(state, firer, target);
+            let Some(a) = assessment(rules, state, &firers, kind, target, lead, bonus) else {
                 return String::new();
             };
             let (stack, _) = stack_at(rules, state, target);

@@ -37,6 +37,7 @@
 //!                       lead_cavalry: false, lead_skirmish: false };
 //! let input = FireInput {
 //!     kind: FireKind::Brigade(Order::Attack), firers: vec![firer], target, flanking: false, grid: Parity::OddQ,
+//!     extra: Vec::new(),
 //! };
 //! let a = assess(&charts, &input).unwrap();
 //! assert_eq!(charts.crt.label(a.final_column.unwrap()), Some("6-7")); // 7 SP, no shift
@@ -160,6 +161,8 @@ pub struct FireInput {
     pub flanking: bool,
     /// The map's grid, which says which hexes are adjacent (Perryville's is odd-q).
     pub grid: Parity,
+    /// Column shifts an event played on this fire adds (Sharpshooters, `events.toml`).
+    pub extra: Vec<Modifier>,
 }
 
 /// Why a fire may not happen.
@@ -434,6 +437,7 @@ fn shifts(charts: &Charts, input: &FireInput, contributions: &[Contribution]) ->
     if input.flanking {
         out.push(Modifier::new("Flanking Fire", 1, "EX 9.3 x, SR 9.3c"));
     }
+    out.extend(input.extra.iter().cloned());
     out
 }
 

@@ -575,6 +575,7 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
         | Stage::FlankFire { .. }
         | Stage::WaywardFire { .. }
         | Stage::RetreatFire { .. }
+        | Stage::EventFire { .. }
         | Stage::OppFire { .. } => combat_step::pending(rules, state).unwrap_or(Pending::Over),
         Stage::Aftermath { .. } => retreat_step::pending(rules, state).unwrap_or(Pending::Over),
         Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. } => {
@@ -744,7 +745,7 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             "fire",
         )
         | (Stage::FireStep { .. }, "flank")
-        | (Stage::FlankFire { .. }, _) => combat_step::choose(rules, state, option)?,
+        | (Stage::FlankFire { .. } | Stage::EventFire { .. }, _) => combat_step::choose(rules, state, option)?,
         (Stage::FireStep { brigade, order, by, .. }, "done") => end_fire_step(rules, state, brigade, order, by),
         (Stage::OppFire { for_, moved, moving, to, .. }, "let-go") => {
             state.note(format!("{} is let go", state.units[moving.unit].name), "SR 10.7");
@@ -1596,6 +1597,10 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                     continue;
                 }
                 return;
+            }
+            Stage::EventFire { resolved: true, .. } => Stage::Draw,
+            Stage::EventFire { side, event, .. } if combat_step::event_fires(rules, state, *side, event).is_empty() => {
+                Stage::Draw
             }
             Stage::RetreatFire { .. } if combat_step::opportunity_fires(rules, state).is_empty() => {
                 retreat_step::resume(rules, state);

@@ -388,6 +388,16 @@ pub enum Stage {
         /// Enemy units that have fired at it in this hex.
         fired: Vec<usize>,
     },
+    /// The fire of a held event `side` plays (Firefight, Sharpshooters: `events.toml`); once it
+    /// is over (`resolved`) the Chit Draw Phase goes on.
+    EventFire {
+        /// The side that played the event.
+        side: Side,
+        /// The event id.
+        event: String,
+        /// Whether the fire has been made.
+        resolved: bool,
+    },
     /// Chit Draw Phase: the next chit is drawn (SR 7.3).
     Draw,
     /// Fog of War: the non-pulling player rolls (SR 7.3b).

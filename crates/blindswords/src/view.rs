@@ -131,6 +131,7 @@ pub fn stage_name(stage: &Stage) -> &'static str {
         | Stage::BuellCommands
         | Stage::HeldChits { .. }
         | Stage::RallyEvent { .. }
+        | Stage::EventFire { .. }
         | Stage::Initiative
         | Stage::Aggressive { .. } => "chit-draw",
         Stage::Confusion { .. } | Stage::ConfusionRoll { .. } => "orders",

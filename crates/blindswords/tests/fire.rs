@@ -49,7 +49,7 @@ fn target(terrain: &str) -> Target {
 }
 
 fn input(kind: FireKind, firers: Vec<Firer>, terrain: &str) -> FireInput {
-    FireInput { kind, firers, target: target(terrain), flanking: false, grid: Parity::EvenQ }
+    FireInput { kind, firers, target: target(terrain), flanking: false, grid: Parity::EvenQ, extra: Vec::new() }
 }
 
 fn attack() -> FireKind {
