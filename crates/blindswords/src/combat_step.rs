@@ -502,6 +502,9 @@ pub fn event_fires(rules: &BlindSwords, state: &State, side: Side, event: &str) 
             None => by_hex.push((h, vec![i])),
         }
     }
+    if event == "firing-on-friends" {
+        return friends_fires(rules, state, side);
+    }
     let mut out = Vec::new();
     for (from, units) in by_hex {
         if event == "firefight" {
@@ -524,6 +527,55 @@ pub fn event_fires(rules: &BlindSwords, state: &State, side: Side, event: &str) 
                     .is_some_and(|a| a.contributions.first().is_some_and(|c| c.band == RangeBand::Effective));
                 if effective {
                     out.push((vec![i], h, shown));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The fires Firing on Friends played by `side` offers (`events.toml`, EX 16.1g, ruling PC35):
+/// enemy units (not artillery, not in the Battlefield Chaos hex, as they start no combat), alone
+/// or with units of their hex, fire under Defend orders at an adjacent hex of their own side
+/// holding no unit of their brigades; on a night turn also at an adjacent hex of `side`'s units
+/// of other brigades.
+fn friends_fires(rules: &BlindSwords, state: &State, side: Side) -> Vec<Offer> {
+    let map = &rules.data().map;
+    let foe = other(side);
+    let night = crate::special::night(rules, state).is_some();
+    let kind = FireKind::Brigade(Order::Defend);
+    let mut by_hex: Vec<(Hex, Vec<usize>)> = Vec::new();
+    for (i, u) in state.units.iter().enumerate() {
+        let Place::Map(h) = u.place else { continue };
+        if u.side != foe || u.ty.is_artillery() || state.chaos == Some(h) {
+            continue;
+        }
+        match by_hex.iter_mut().find(|(x, _)| *x == h) {
+            Some((_, v)) => v.push(i),
+            None => by_hex.push((h, vec![i])),
+        }
+    }
+    let mut out = Vec::new();
+    for (from, units) in by_hex {
+        let near: Vec<Hex> = map
+            .neighbors(from)
+            .map(|(_, n)| n)
+            .filter(|n| state.occupant(*n) == Some(foe) || (night && state.occupant(*n) == Some(side)))
+            .collect();
+        if near.is_empty() {
+            continue;
+        }
+        for group in subsets(&units) {
+            let brigades: Vec<Option<&String>> = group.iter().map(|&i| state.units[i].brigade.as_ref()).collect();
+            for &h in &near {
+                if state.units_at(h).any(|j| brigades.contains(&state.units[j].brigade.as_ref())) {
+                    continue;
+                }
+                let (stack, _) = stack_at(rules, state, h);
+                let Some(&l) = stack.largest().first() else { continue };
+                let Some(a) = assessment(rules, state, &group, kind, h, l, Bonus::default()) else { continue };
+                if a.final_column.is_some() {
+                    out.push((group.clone(), h, preview(rules, &a)));
                 }
             }
         }
@@ -574,7 +626,8 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
     match &state.stage {
         Stage::FireLead { firer, target } => {
             let (stack, _) = stack_at(rules, state, *target);
-            let owner = other(state.units[*firer].side);
+            // The target's owner: the firer's enemy, or its own side under Firing on Friends.
+            let owner = stack.units.first().map_or_else(|| other(state.units[*firer].side), |u| u.side);
             let need = Need::Choose { what: "the Lead Unit".into(), candidates: stack.largest(), rule: "SR 9.2" };
             Some(need_pending(owner, need, &stack, "fire-lead"))
         }
@@ -691,7 +744,12 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
             let a = assessment(rules, state, &firers, kind, *target, *lead, bonus)?;
             let shown = preview(rules, &a);
             let mut r: RollRequest = a.roll?;
-            r.side = side_id(state.units[*firer].side).into();
+            // The player of an event's fire rolls it (Firing on Friends: ruling PC35).
+            let roller = match state.volley.as_ref().map(|v| &v.then) {
+                Some(Stage::EventFire { side, .. }) => *side,
+                _ => state.units[*firer].side,
+            };
+            r.side = side_id(roller).into();
             r.purpose = format!("{}: {shown}", r.purpose);
             Some(Pending::Roll(r))
         }
@@ -980,7 +1038,9 @@ pub fn finish_test(rules: &BlindSwords, state: &mut State) {
         retreats.push(RetreatOrder { unit, hexes, rule: r.rule.to_string(), causers: vec![firer] });
     }
     let after = Aftermath {
-        by: state.units[firer].side,
+        // The side that picks among Panic ties: the tested units' enemy (SR 12.1b), which is not
+        // the firer's under Firing on Friends.
+        by: ids.get(lead).map_or(state.units[firer].side, |&i| other(state.units[i].side)),
         causers: vec![firer],
         target,
         lead: ids.get(lead).copied().unwrap_or(usize::MAX),

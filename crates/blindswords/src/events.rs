@@ -11,11 +11,11 @@
 //! - Hidden Enemy (once, EX 5.2): the Confederate brigade starting its Movement Step may not move
 //!   adjacent to a Union unit in that step, and first Union infantry and cavalry within two hexes
 //!   of it may each step one hex towards it, ending Engaged;
-//! - Firefight and Sharpshooters: a fire, picked and played out by [`crate::combat_step`]
-//!   (`event_fires`, [`Stage::EventFire`], ruling PC34).
+//! - Firefight, Sharpshooters and Firing on Friends: a fire, picked and played out by
+//!   [`crate::combat_step`] (`event_fires`, [`Stage::EventFire`], rulings PC34, PC35).
 //!
-//! The events whose moment belongs to combat not yet in play (Rebel Yell!, Spontaneous Charge,
-//! Firing on Friends) stay held: no option offers them (ruling PG13).
+//! The events whose moment belongs to combat not yet in play (Rebel Yell!, Spontaneous Charge)
+//! stay held: no option offers them (ruling PG13).
 //! A. McCook is used when drawn, never held (PG14); Brigade Initiative, PG15.
 
 use caisson_hexmap::Hex;
@@ -141,7 +141,7 @@ pub fn playable_now(rules: &BlindSwords, state: &State, side: Side) -> Vec<Strin
         .filter(|c| match event_of(rules, c) {
             Some("rally") => !rally_targets(rules, state, side).is_empty(),
             Some("brigade-initiative") => side == Side::Union && !initiative_brigades(state).is_empty(),
-            Some(e @ ("firefight" | "sharpshooters")) => {
+            Some(e @ ("firefight" | "sharpshooters" | "firing-on-friends")) => {
                 !crate::combat_step::event_fires(rules, state, side, e).is_empty()
             }
             _ => false,
@@ -342,7 +342,9 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             state.events.asked = false;
             state.stage = match event.as_str() {
                 "rally" => Stage::RallyEvent { side },
-                "firefight" | "sharpshooters" => Stage::EventFire { side, event, resolved: false },
+                "firefight" | "sharpshooters" | "firing-on-friends" => {
+                    Stage::EventFire { side, event, resolved: false }
+                }
                 _ => Stage::Initiative,
             };
         }

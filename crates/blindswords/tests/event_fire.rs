@@ -147,3 +147,73 @@ fn sharpshooters_fire_one_column_right_within_effective_range() {
     assert!(g.state().chits.played.contains(&"c-sharpshooters".to_string()));
     g.check().expect("the state holds");
 }
+
+/// A Confederate infantry unit of another brigade than the 41st Georgia's.
+fn other_rebel(state: &State) -> String {
+    let ga = state.unit_index("c-41ga").expect("41GA");
+    state
+        .units
+        .iter()
+        .find(|u| {
+            u.side == Side::Confederate
+                && u.ty == caisson_blindswords::catalog::UnitType::Infantry
+                && u.brigade.is_some()
+                && u.brigade != state.units[ga].brigade
+        })
+        .map(|u| u.id.clone())
+        .expect("another brigade")
+}
+
+/// Firing on Friends (Union, EX 16.1g and events.toml, ruling PC35): two Confederate units of
+/// different brigades side by side; the Union player picks which fires at which, rolls the
+/// d66, and the Confederate owner is the one tested.
+#[test]
+fn firing_on_friends_turns_enemy_fire_on_its_own() {
+    let (rules, mut state) = board("u-firing-on-friends", Side::Union);
+    let (c, one, _) = open_ground(&rules);
+    let other = other_rebel(&state);
+    put(&mut state, "c-41ga", c);
+    let mut g = game(rules.clone(), state.clone());
+    assert!(!options(&g).iter().any(|(id, _)| id == "play:u-firing-on-friends"), "{:?}", options(&g));
+    put(&mut state, &other, one);
+    g = game(rules, state);
+    g.choose("play:u-firing-on-friends").expect("play");
+    let d = g.pending().expect("the event's fire");
+    assert_eq!((d.side.as_str(), d.kind.as_str()), ("union", "event-fire"));
+    let mut ids: Vec<String> = d.options.iter().map(|c| c.id.clone()).collect();
+    ids.sort();
+    let mut want = vec![format!("fire:c-41ga@{one}"), format!("fire:{other}@{c}")];
+    want.sort();
+    assert_eq!(ids, want);
+    g.choose(&format!("fire:c-41ga@{one}")).expect("fire");
+    let d = g.pending().expect("the d66");
+    assert_eq!(d.side, "union", "the event's player rolls");
+    dice(&mut g, &[6, 6]);
+    let s = g.state();
+    assert!(s.log.iter().any(|e| e.text.starts_with("41GA fires at") && e.roll.is_some()));
+    assert!(matches!(s.stage, Stage::FireTest { .. }), "66 on column 6-7 calls a test: {:?}", s.stage);
+    assert_eq!(g.pending().map(|d| d.side).as_deref(), Some("confederate"), "the tested unit's owner rolls its test");
+    assert!(s.chits.played.contains(&"u-firing-on-friends".to_string()));
+    g.check().expect("the state holds");
+}
+
+/// EX 16.1g: on a night turn Firing on Friends may also be played when enemy units are next to
+/// the player's own units of another brigade; by day it may not.
+#[test]
+fn firing_on_friends_at_night_also_at_the_players_units() {
+    use caisson_blindswords::special::Options;
+    let night = Options { night: true, ..Options::default() };
+    let (_, mut state) = board("u-firing-on-friends", Side::Union);
+    let (rules, _) =
+        BlindSwords::with_options(Data::builtin().expect("data"), "pv-16-1", night).expect("scenario with night");
+    let (c, one, _) = open_ground(&rules);
+    put(&mut state, "c-41ga", c);
+    put(&mut state, "u-2oh", one);
+    let day = game(rules.clone(), state.clone());
+    assert!(!options(&day).iter().any(|(id, _)| id == "play:u-firing-on-friends"), "by day");
+    state.turn = rules.scenario().turns + 1;
+    let mut g = game(rules, state);
+    g.choose("play:u-firing-on-friends").expect("play at night");
+    let ids: Vec<String> = g.pending().expect("the fire").options.into_iter().map(|c| c.id).collect();
+    assert_eq!(ids, vec![format!("fire:c-41ga@{one}")]);
+}
