@@ -23,7 +23,7 @@ use caisson_hexmap::{Hex, Hexside, TacticalTerrain};
 use caisson_kernel::{Choice, Decision, Modifier, Pending, RollRequest, RuleError};
 
 use crate::catalog::{Side, UnitType};
-use crate::charts::{Order, RangeBand, D66};
+use crate::charts::{Order, RangeBand, Section, D66};
 use crate::cohesion::{self, CombatUnit, FireTest, Morale, Nearby, Need, Stack};
 use crate::fire::{self, FireAssessment, FireInput, FireKind, Firer, Over, Target};
 use crate::los;
@@ -606,6 +606,17 @@ fn need_pending(side: Side, need: Need, stack: &Stack, kind: &str) -> Pending {
     }
 }
 
+/// Whether a [`Stage::FireTest`] is a Routine test from the Sharpshooters' fire, which the
+/// Lead Unit takes as one Morale Hit instead (`events.toml`, reconstructed, ruling A-10).
+fn sharpshot(rules: &BlindSwords, state: &State) -> bool {
+    let Stage::FireTest { target, lead, column, roll, .. } = &state.stage else { return false };
+    let sharpshooters = matches!(state.volley.as_ref().map(|v| &v.then), Some(Stage::EventFire { event, .. }) if event == "sharpshooters");
+    let (stack, _) = stack_at(rules, state, *target);
+    let (cr, _) = stack.modified_cr(*lead);
+    let section = D66::from_value(*roll).and_then(|r| rules.data().charts.crt.result(*column, r, cr));
+    sharpshooters && section == Some(Section::Routine)
+}
+
 /// The Fire Combat Cohesion Test of a [`Stage::FireTest`], with the dice given so far; `None`
 /// in any other stage.
 fn run_test(rules: &BlindSwords, state: &State) -> Option<Result<cohesion::TestOutcome, Need>> {
@@ -614,6 +625,18 @@ fn run_test(rules: &BlindSwords, state: &State) -> Option<Result<cohesion::TestO
     let (stack, _) = stack_at(rules, state, *target);
     let (cr, _) = stack.modified_cr(*lead);
     let section = D66::from_value(*roll).and_then(|r| charts.crt.result(*column, r, cr))?;
+    if sharpshot(rules, state) {
+        let hit = cohesion::morale_hits(charts, &stack, *lead, 1, true, dice);
+        return Some(hit.map(|(target, steps)| cohesion::TestOutcome {
+            depletion: "-".into(),
+            skedaddle: "MH".into(),
+            target,
+            attackers: None,
+            steps,
+            retreats: Vec::new(),
+            panic: 0,
+        }));
+    }
     let opportunity = state.volley.as_ref().is_some_and(|v| v.kind == FireKind::Opportunity);
     let test = FireTest { section, target: stack, lead: *lead, opportunity, second: *second };
     let (coloured, white) = (dice.first().copied().unwrap_or(0), dice.get(1).copied().unwrap_or(0));
@@ -983,7 +1006,7 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> String {
             let first = so_far.is_empty();
             so_far.extend_from_slice(dice);
             state.stage = Stage::FireTest { firer, target, lead, column, roll, second, dice: so_far };
-            let text = if first {
+            let text = if first && !sharpshot(rules, state) {
                 format!(
                     "Fire Combat Cohesion Test at {target}: coloured {}, white {}",
                     dice[0],
@@ -1004,10 +1027,20 @@ pub fn finish_test(rules: &BlindSwords, state: &mut State) {
     let Stage::FireTest { firer, target, lead, .. } = state.stage.clone() else { return };
     let Some(Ok(outcome)) = run_test(rules, state) else { return };
     let (_, ids) = stack_at(rules, state, target);
-    state.note(
-        format!("Cohesion Test at {target}: Depletion \"{}\", Skedaddle \"{}\"", outcome.depletion, outcome.skedaddle),
-        "SR 12.1",
-    );
+    if sharpshot(rules, state) {
+        state.note(
+            format!("Sharpshooters at {target}: one Morale Hit in place of the Routine test"),
+            "events.toml (reconstructed, ruling A-10)",
+        );
+    } else {
+        state.note(
+            format!(
+                "Cohesion Test at {target}: Depletion \"{}\", Skedaddle \"{}\"",
+                outcome.depletion, outcome.skedaddle
+            ),
+            "SR 12.1",
+        );
+    }
     for step in &outcome.steps {
         let name = state.unit_index(&step.unit).map_or_else(|| step.unit.clone(), |i| state.units[i].name.clone());
         state.note(format!("{name}: {}", step.what), step.rule);

@@ -83,7 +83,7 @@ pub const NOT_ENFORCED: &[&str] = &[
     "a brigade's Fire Combat Step (combined fire from two adjacent hexes included) and Opportunity Fire (at moving, Wayward and retreating units) are enforced, but Flanking Fire is announced only in a brigade's Fire Combat Step, never with Opportunity, Defensive or event fire (SR 9.3c, ruling PC31)",
     "fire (the Artillery Step's, a brigade's, Opportunity Fire) is enforced with its Fire Combat Cohesion Test (depletion, Morale Hits, Break Tests, the Broken Track boxes) and the retreats and Panic it orders; On Hold batteries do not fire in the Artillery Step (SR 6.2, 12.1, 12.3, EX 6.5e)",
     "rally is enforced (the Artillery Rally Step, Regroup and Defend Rally Steps, the Broken Track), but not the Rally event's Rebuild (its chit text is not in the rulebook, SR 13.1) nor the optional Rebuild rule (SR 13.2b) that keeps units back from the Broken Track Battleworn",
-    "held event chits are played (SR 7.1, 14.1) but of the events only Rally (Recovery only), Brigade Initiative, Command Confusion, Aggressive Leader, Hidden Enemy, Firefight, Sharpshooters (without its Morale Hit in place of a Routine test) and Firing on Friends are; Rebel Yell! and Spontaneous Charge are never offered (events.toml)",
+    "held event chits are played (SR 7.1, 14.1) but of the events only Rally (Recovery only), Brigade Initiative, Command Confusion, Aggressive Leader, Hidden Enemy, Firefight, Sharpshooters and Firing on Friends are; Rebel Yell! and Spontaneous Charge are never offered (events.toml)",
     "reinforcements enter one hex at a time within the stacking limits rather than all placed in the entry hex over-stacked (SR 10.11, ruling PG3); a unit that retreats off the map does not count as exited (EX 16.4g)",
 ];
 

@@ -217,3 +217,31 @@ fn firing_on_friends_at_night_also_at_the_players_units() {
     let ids: Vec<String> = g.pending().expect("the fire").options.into_iter().map(|c| c.id).collect();
     assert_eq!(ids, vec![format!("fire:c-41ga@{one}")]);
 }
+
+/// Sharpshooters (events.toml, reconstructed): a roll that calls a Routine test gives the Lead
+/// Unit one Morale Hit instead, with no test dice. The roll is found by trying every d66.
+#[test]
+fn sharpshooters_turn_a_routine_test_into_a_morale_hit() {
+    let (rules, mut state) = board("c-sharpshooters", Side::Confederate);
+    let (c, one, _) = open_ground(&rules);
+    put(&mut state, "c-41ga", c);
+    let oh = put(&mut state, "u-2oh", one);
+    let mut g = game(rules, state);
+    g.choose("play:c-sharpshooters").expect("play");
+    g.choose(&format!("fire:c-41ga@{one}")).expect("fire");
+    let hit = (1..=6)
+        .flat_map(|c| (1..=6).map(move |w| (c, w)))
+        .find_map(|(c, w)| {
+            let mut t = g.clone();
+            dice(&mut t, &[c, w]);
+            let routine = t.state().log.iter().any(|e| e.roll.is_some() && e.text.contains("takes a Routine"));
+            routine.then_some(t)
+        })
+        .expect("some roll calls a Routine test");
+    let s = hit.state();
+    assert!(s.log.iter().any(|e| e.text.starts_with("Sharpshooters at")), "the Morale Hit is logged");
+    assert!(!s.log.iter().any(|e| e.text.starts_with("Cohesion Test at")), "no Cohesion Test");
+    assert_eq!(s.units[oh].morale_hits, 1);
+    assert!(!matches!(s.stage, Stage::FireTest { .. }), "no test dice asked: {:?}", s.stage);
+    hit.check().expect("the state holds");
+}
