@@ -12,8 +12,8 @@
 //! eliminated; the retreats and Panic it orders are then played by [`crate::retreat_step`]. A
 //! fire other than a battery's is a [`Volley`] that knows the stage to return to ([`fired`]).
 //! Units of one brigade in two adjacent hexes combine their fire (SR 9.1e, ruling PC30); a
-//! Flanking Fire is announced and resolved in the Fire Combat Step (SR 9.3c, [`Stage::FlankFire`],
-//! PC31); Opportunity Fire also meets a Wayward Move ([`Stage::WaywardFire`], EX 7.3b, PC32) and a
+//! Flanking Fire is announced and resolved in the Fire Combat Step and in Opportunity Fire at a
+//! moving unit (SR 9.3c, [`Stage::FlankFire`], PC31); Opportunity Fire also meets a Wayward Move ([`Stage::WaywardFire`], EX 7.3b, PC32) and a
 //! retreating unit leaving a hex next to the enemy after its first ([`Stage::RetreatFire`],
 //! SR 12.3 note, PC33); Firefight and Sharpshooters fire from the hand ([`Stage::EventFire`],
 //! PC34).
@@ -421,43 +421,66 @@ fn flank_targets(rules: &BlindSwords, state: &State, offers: &[Offer]) -> Vec<He
     out
 }
 
-/// The fires a [`Stage::FlankFire`] still lets the player announce at its target: groups of the
-/// brigade's units not fired nor announced, previewed with the Flanking Fire shift.
+/// Who may still fire in the stage a Flanking Fire was announced in, leaving out `busy` units,
+/// why they fire, and the Lead Unit forced on the target: a brigade's units in its Fire Combat
+/// Step, or the enemy units next to a moving unit, the Lead Unit, in an Opportunity Fire.
+fn flank_pool(
+    rules: &BlindSwords,
+    state: &State,
+    back: &Stage,
+    busy: &[usize],
+) -> (Vec<usize>, FireKind, Option<usize>) {
+    match back {
+        Stage::FireStep { brigade, order, fired, .. } => {
+            let all: Vec<usize> = fired.iter().chain(busy).copied().collect();
+            (step_units(state, brigade, &all), step_kind(*order), None)
+        }
+        Stage::OppFire { moving, from, fired, .. } => {
+            let all: Vec<usize> = fired.iter().chain(busy).copied().collect();
+            (opp_eligible(rules, state, moving.unit, *from, &all), FireKind::Opportunity, Some(moving.unit))
+        }
+        _ => (Vec::new(), FireKind::Opportunity, None),
+    }
+}
+
+/// The fires a [`Stage::FlankFire`] still lets the player announce at its target: groups not
+/// fired nor announced, previewed with the Flanking Fire shift.
 #[must_use]
 pub fn flank_offers(rules: &BlindSwords, state: &State) -> Vec<Offer> {
-    let Stage::FlankFire { brigade, order, fired, target, announced, resolving: false, .. } = &state.stage else {
+    let Stage::FlankFire { back, target, announced, resolving: false } = &state.stage else {
         return Vec::new();
     };
-    let mut busy = fired.clone();
-    busy.extend(announced.iter().flatten());
-    offers(
-        rules,
-        state,
-        &step_units(state, brigade, &busy),
-        step_kind(*order),
-        None,
-        Bonus { flanking: true, sharpshooters: false },
-    )
-    .into_iter()
-    .filter(|(_, h, _)| h == target)
-    .collect()
+    let busy: Vec<usize> = announced.iter().flatten().copied().collect();
+    let (pool, kind, mover) = flank_pool(rules, state, back, &busy);
+    offers(rules, state, &pool, kind, mover, Bonus { flanking: true, sharpshooters: false })
+        .into_iter()
+        .filter(|(_, h, _)| h == target)
+        .collect()
+}
+
+/// The enemy units that may fire Opportunity Fire at `mover` leaving `from` (SR 10.7): next to
+/// it, not in `fired`, outside the Battlefield Chaos hex (EX 7.3b); none at a skirmisher (EX
+/// 15.3) or a unit no longer there.
+fn opp_eligible(rules: &BlindSwords, state: &State, mover: usize, from: Hex, fired: &[usize]) -> Vec<usize> {
+    let u = &state.units[mover];
+    if u.skirmish || u.place != Place::Map(from) {
+        return Vec::new();
+    }
+    rules
+        .data()
+        .map
+        .neighbors(from)
+        .filter(|(_, n)| state.chaos != Some(*n))
+        .flat_map(|(_, n)| state.units_at(n))
+        .filter(|i| state.units[*i].side != u.side && !fired.contains(i))
+        .collect()
 }
 
 /// The Opportunity Fires at a unit about to leave `from` (SR 10.7): by the enemy units adjacent
 /// to it that have not yet fired at this step, outside the Battlefield Chaos hex (EX 7.3b), the
 /// moving unit the Lead Unit; none at a skirmisher (EX 15.3).
 fn opportunity_offers(rules: &BlindSwords, state: &State, mover: usize, from: Hex, fired: &[usize]) -> Vec<Offer> {
-    let u = &state.units[mover];
-    if u.skirmish || u.place != Place::Map(from) {
-        return Vec::new();
-    }
-    let map = &rules.data().map;
-    let eligible: Vec<usize> = map
-        .neighbors(from)
-        .filter(|(_, n)| state.chaos != Some(*n))
-        .flat_map(|(_, n)| state.units_at(n))
-        .filter(|i| state.units[*i].side != u.side && !fired.contains(i))
-        .collect();
+    let eligible = opp_eligible(rules, state, mover, from, fired);
     offers(rules, state, &eligible, FireKind::Opportunity, Some(mover), Bonus::default())
 }
 
@@ -679,8 +702,12 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
                 options,
             ))
         }
-        Stage::FlankFire { brigade, target, announced, resolving: false, .. } => {
-            let side = state.brigade(brigade).map_or(Side::Union, |b| b.side);
+        Stage::FlankFire { back, target, announced, resolving: false } => {
+            let side = match back.as_ref() {
+                Stage::OppFire { moving, .. } => other(state.units[moving.unit].side),
+                Stage::FireStep { brigade, .. } => state.brigade(brigade).map_or(Side::Union, |b| b.side),
+                _ => Side::Union,
+            };
             let mut options: Vec<Choice> = flank_offers(rules, state)
                 .into_iter()
                 .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
@@ -689,7 +716,7 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
             if flanks(rules, state, announced, *target) {
                 options.push(Choice::new("resolve", format!("Resolve the {} announced fires", announced.len())));
             } else {
-                options.push(Choice::new("cancel", "Withdraw the announcement: back to the Fire Combat Step"));
+                options.push(Choice::new("cancel", "Withdraw the announcement"));
             }
             let so_far: Vec<String> = announced.iter().map(|g| offer_id(state, g, *target)).collect();
             Some(decide(
@@ -704,10 +731,18 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
         }
         Stage::OppFire { moving, from, to, .. } => {
             let u = &state.units[moving.unit];
-            let mut options: Vec<Choice> = opportunity_fires(rules, state)
+            let fires = opportunity_fires(rules, state);
+            let flank = flank_targets(rules, state, &fires);
+            let mut options: Vec<Choice> = fires
                 .into_iter()
                 .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
                 .collect();
+            options.extend(flank.into_iter().map(|h| {
+                Choice::new(
+                    format!("flank:{h}"),
+                    format!("Announce a Flanking Fire at {h}: fires from two sides, each one column right (SR 9.3c)"),
+                )
+            }));
             options.push(Choice::new("let-go", format!("Let {} go", u.name)));
             Some(decide(
                 other(u.side),
@@ -869,31 +904,34 @@ fn start_volley(rules: &BlindSwords, state: &mut State, option: &str) -> Result<
 /// A fire no longer legal (its line now Blocked...) is dropped with a note. `true` when the
 /// stage changed.
 pub fn flank_next(rules: &BlindSwords, state: &mut State) -> bool {
-    let Stage::FlankFire { brigade, order, by, mut fired, target, mut announced, resolving: true } =
-        state.stage.clone()
-    else {
+    let Stage::FlankFire { mut back, target, mut announced, resolving: true } = state.stage.clone() else {
         return false;
     };
-    let side = state.brigade(&brigade).map_or(Side::Union, |b| b.side);
-    let occupied = state.units_at(target).any(|i| state.units[i].side != side);
+    let (_, kind, mover) = flank_pool(rules, state, &back, &[]);
+    let side = announced.first().and_then(|g| g.first()).map(|&i| state.units[i].side);
+    // The target is left when it holds no enemy of the firers, or (Opportunity Fire) when the
+    // moving unit is no longer in it.
+    let occupied = state.units_at(target).any(|i| Some(state.units[i].side) != side)
+        && mover.is_none_or(|m| state.hex_of(m) == Some(target));
     if announced.is_empty() || !occupied {
         if !announced.is_empty() {
-            state.note(format!("{target} is empty: the fires still announced may go to other targets"), "SR 9.3c");
+            state.note(format!("{target} is left: the fires still announced may go to other targets"), "SR 9.3c");
         }
-        state.stage = Stage::FireStep { brigade, order, by, fired };
+        state.stage = *back;
         return true;
     }
     let group = announced.remove(0);
-    fired.extend(&group);
-    let kind = step_kind(order);
-    let then = Stage::FlankFire { brigade, order, by, fired, target, announced, resolving: true };
-    let (stack, _) = stack_at(rules, state, target);
-    let legal = stack
-        .largest()
-        .first()
-        .and_then(|&l| {
-            assessment(rules, state, &group, kind, target, l, Bonus { flanking: true, sharpshooters: false })
-        })
+    if let Stage::FireStep { fired, .. } | Stage::OppFire { fired, .. } = back.as_mut() {
+        fired.extend(&group);
+    }
+    let then = Stage::FlankFire { back, target, announced, resolving: true };
+    let (stack, ids) = stack_at(rules, state, target);
+    let lead = match mover {
+        Some(m) => ids.iter().position(|&i| i == m),
+        None => stack.largest().first().copied(),
+    };
+    let legal = lead
+        .and_then(|l| assessment(rules, state, &group, kind, target, l, Bonus { flanking: true, sharpshooters: false }))
         .is_some_and(|a| a.final_column.is_some());
     let names: Vec<&str> = group.iter().map(|&i| state.units[i].name.as_str()).collect();
     let text = names.join(" + ");
@@ -906,7 +944,7 @@ pub fn flank_next(rules: &BlindSwords, state: &mut State) -> bool {
         .note(format!("{text} fire{} at {target} (Flanking Fire)", if group.len() == 1 { "s" } else { "" }), "SR 9.3c");
     let Some(&first) = group.first() else { return true };
     state.volley = Some(Volley { firers: group, kind, then });
-    to_lead(rules, state, first, target, None);
+    to_lead(rules, state, first, target, mover);
     true
 }
 
@@ -921,21 +959,24 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
     }
     if let Some(hex) = option.strip_prefix("flank:") {
         let target: Hex = hex.parse().map_err(|_| bad("choice"))?;
-        let Stage::FireStep { brigade, order, by, fired } = state.stage.clone() else { return Err(bad("choice")) };
+        if !matches!(state.stage, Stage::FireStep { .. } | Stage::OppFire { .. }) {
+            return Err(bad("choice"));
+        }
         state.note(format!("Flanking Fire announced at {target}"), "SR 9.3c");
-        state.stage = Stage::FlankFire { brigade, order, by, fired, target, announced: Vec::new(), resolving: false };
+        let back = Box::new(state.stage.clone());
+        state.stage = Stage::FlankFire { back, target, announced: Vec::new(), resolving: false };
         return Ok(());
     }
-    if let Stage::FlankFire { brigade, order, by, fired, target, mut announced, .. } = state.stage.clone() {
+    if let Stage::FlankFire { back, target, mut announced, .. } = state.stage.clone() {
         match option {
             "cancel" => {
                 state.note(format!("The Flanking Fire at {target} is withdrawn before any fire"), "SR 9.3c");
-                state.stage = Stage::FireStep { brigade, order, by, fired };
+                state.stage = *back;
             }
             "resolve" => {
                 let all: Vec<String> = announced.iter().map(|g| offer_id(state, g, target)).collect();
                 state.note(format!("Flanking Fire at {target}: {}", all.join(", ")), "SR 9.3c");
-                state.stage = Stage::FlankFire { brigade, order, by, fired, target, announced, resolving: true };
+                state.stage = Stage::FlankFire { back, target, announced, resolving: true };
             }
             _ => {
                 let (ids, _) =
@@ -943,7 +984,7 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
                 let group: Vec<usize> =
                     ids.split('+').map(|id| state.unit_index(id)).collect::<Option<_>>().ok_or_else(|| bad("fire"))?;
                 announced.push(group);
-                state.stage = Stage::FlankFire { brigade, order, by, fired, target, announced, resolving: false };
+                state.stage = Stage::FlankFire { back, target, announced, resolving: false };
             }
         }
         return Ok(());
@@ -1100,6 +1141,16 @@ pub fn fired(rules: &BlindSwords, state: &mut State, firer: usize, retreating: &
         return;
     };
     state.stage = v.then;
+    // SR 10.7: a Flanking Fire at a moving unit ends with its move when the unit is retreated or
+    // broken; the Opportunity Fire below then cancels the move.
+    if let Stage::FlankFire { back, .. } = state.stage.clone() {
+        if let Stage::OppFire { moving, from, .. } = back.as_ref() {
+            let u = &state.units[moving.unit];
+            if retreating.contains(&u.id) || u.place != Place::Map(*from) {
+                state.stage = *back;
+            }
+        }
+    }
     if let Stage::OppFire { for_, moved, moving, from, .. } = state.stage.clone() {
         let u = &state.units[moving.unit];
         if retreating.contains(&u.id) || u.place != Place::Map(from) {

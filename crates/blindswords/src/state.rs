@@ -349,18 +349,12 @@ pub enum Stage {
         /// Enemy units that have fired at it on this step.
         fired: Vec<usize>,
     },
-    /// Flanking Fire in a brigade's Fire Combat Step (SR 9.3c): fires at `target` are announced
-    /// together, then resolved one after another with the shift; the step's fields are kept to
-    /// return to it.
+    /// Flanking Fire (SR 9.3c): fires at `target` are announced together, then resolved one
+    /// after another with the shift.
     FlankFire {
-        /// The brigade.
-        brigade: String,
-        /// Its order, as in [`Stage::FireStep`].
-        order: Option<Order>,
-        /// How it was activated.
-        by: Activator,
-        /// Units that have fired in this step (an announced fire's units once it is resolved).
-        fired: Vec<usize>,
+        /// The stage it was announced in and returns to: a [`Stage::FireStep`] or a
+        /// [`Stage::OppFire`], whose `fired` takes an announced fire's units once it is resolved.
+        back: Box<Stage>,
         /// The hex fired at.
         target: Hex,
         /// The fires announced and not yet resolved, each a group of units.

@@ -163,3 +163,52 @@ fn a_flanking_announcement_stands_once_it_flanks() {
     assert!(g.choose("cancel").is_err());
     assert!(options(&g).iter().any(|(id, _)| id == "resolve"));
 }
+
+/// SR 9.3c "for any reason", SR 10.7: the 2nd Ohio leaves a hex between two Confederate units on
+/// opposite sides; their Opportunity Fires, announced together as a Flanking Fire, are each
+/// resolved at half SP (Battleworn 2 SP: 1) and one column right, and with no effect the move
+/// goes on.
+#[test]
+fn opportunity_fire_may_flank_a_moving_unit() {
+    use caisson_blindswords::charts::Order;
+    use caisson_blindswords::state::Moving;
+    let (rules, mut state) = BlindSwords::new(Data::builtin().expect("built-in data"), "pv-16-1").expect("scenario");
+    let (m, around) = open_ground(&rules);
+    for u in &mut state.units {
+        u.place = Place::Eliminated;
+    }
+    for b in &mut state.brigades {
+        b.on_hold = false;
+    }
+    set(&rules, &mut state, "u-2oh", m);
+    set(&rules, &mut state, "c-41ga", around[0]);
+    set(&rules, &mut state, "c-1tn", around[3]);
+    let oh = state.unit_index("u-2oh").expect("2OH");
+    state.stage = Stage::Move {
+        for_: MoveFor::Brigade { brigade: "harris".into(), order: Order::Attack, by: Activator::Command },
+        moved: Vec::new(),
+        current: Some(Moving::new(oh, 6.0)),
+    };
+    let setup =
+        Setup { system: SYSTEM.into(), scenario: "pv-16-1".into(), seed: 1, dice: DiceMode::Manual, options: vec![] };
+    let mut g = Game::new(rules, state, setup);
+    g.check().expect("the set-up holds");
+    let to = options(&g).into_iter().find_map(|(id, _)| id.strip_prefix("hex:").map(str::to_string)).expect("a step");
+    g.choose(&format!("hex:{to}")).expect("announce the step");
+    let flank = format!("flank:{m}");
+    assert!(options(&g).iter().any(|(id, _)| *id == flank), "{:?}", options(&g));
+    g.choose(&flank).expect("announce a Flanking Fire");
+    assert_eq!(g.pending().map(|d| (d.side, d.kind)), Some(("confederate".into(), "flanking-fire".into())));
+    g.choose(&format!("fire:c-41ga@{m}")).expect("announce the Georgians");
+    g.choose(&format!("fire:c-1tn@{m}")).expect("announce the Tennesseans");
+    g.choose("resolve").expect("resolve");
+    for _ in 0..2 {
+        let r = roll_prompt(&g);
+        assert!(r.contains("1 SP, column 1 Flanking Fire +1 [EX 9.3 x, SR 9.3c] → 2"), "{r}");
+        dice(&mut g, &[1, 1]);
+    }
+    let s = g.state();
+    assert_eq!(s.log.iter().filter(|e| e.text.ends_with("(Flanking Fire)")).count(), 2);
+    assert_eq!(s.hex_of(oh).map(|h| h.to_string()), Some(to), "the move goes on: {:?}", s.stage);
+    g.check().expect("the state holds");
+}
