@@ -1165,7 +1165,7 @@ pub fn fired(rules: &BlindSwords, state: &mut State, firer: usize, retreating: &
         if retreating.contains(&u.id)
             || state.hex_of(walk.order.unit) != walk.step.checked_sub(1).and_then(|k| walk.hexes.get(k)).copied()
         {
-            retreat_step::cut(rules, state);
+            retreat_step::cut(state);
             return;
         }
     }

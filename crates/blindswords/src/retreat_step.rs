@@ -365,7 +365,7 @@ pub fn resume(rules: &BlindSwords, state: &mut State) {
 
 /// The Opportunity Fire of a [`Stage::RetreatFire`] retreated or broke the unit: its new retreat
 /// (already made) replaces the rest of this one, which is over.
-pub fn cut(_rules: &BlindSwords, state: &mut State) {
+pub fn cut(state: &mut State) {
     let Stage::RetreatFire { mut walk, .. } = state.stage.clone() else { return };
     state.volley = walk.outer.take().map(|v| *v);
     let name = state.units[walk.order.unit].name.clone();
