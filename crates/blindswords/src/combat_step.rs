@@ -5,21 +5,25 @@
 //! Enforced: the artillery fire of the Artillery Step (SR 6.2), a brigade's Fire Combat Step
 //! (SR 9.0-9.3: each unit alone or combined with units of its hex, each once) and Opportunity
 //! Fire at a unit leaving a hex next to the enemy (SR 10.7: half SP, the mover the Lead Unit,
-//! never at a skirmisher, EX 15.3): each legal target offered with its preview (SP, column,
+//! never at a skirmisher, EX 15.3): each legal group and target offered with its preview (SP, column,
 //! itemised shifts), the owner's pick of the Lead Unit among ties (SR 9.2), the d66 on the CRT
 //! (SR 9.3), and the Fire Combat Cohesion Test it calls for with its Break Test dice (SR 12.1,
 //! 12.6): depletion, the Battleworn flip, Morale Hits and units broken to the Broken Track or
 //! eliminated; the retreats and Panic it orders are then played by [`crate::retreat_step`]. A
 //! fire other than a battery's is a [`Volley`] that knows the stage to return to ([`fired`]).
-//! Not yet enforced: combined fire from two adjacent hexes and Flanking Fire.
+//! Units of one brigade in two adjacent hexes combine their fire (SR 9.1e, ruling PC30); a
+//! Flanking Fire is announced and resolved in the Fire Combat Step and in Opportunity Fire at a
+//! moving unit (SR 9.3c, [`Stage::FlankFire`], PC31); Opportunity Fire also meets a Wayward Move ([`Stage::WaywardFire`], EX 7.3b, PC32) and a
+//! retreating unit leaving a hex next to the enemy after its first ([`Stage::RetreatFire`],
+//! SR 12.3 note, PC33); Firefight and Sharpshooters fire from the hand ([`Stage::EventFire`],
+//! PC34).
 
 use caisson_hexmap::algorithms::LineStep;
 use caisson_hexmap::{Hex, Hexside, TacticalTerrain};
-use caisson_kernel::{Choice, Decision, Pending, RollRequest, RuleError};
+use caisson_kernel::{Choice, Decision, Modifier, Pending, RollRequest, RuleError};
 
 use crate::catalog::{Side, UnitType};
-use crate::charts::Order;
-use crate::charts::D66;
+use crate::charts::{Order, RangeBand, Section, D66};
 use crate::cohesion::{self, CombatUnit, FireTest, Morale, Nearby, Need, Stack};
 use crate::fire::{self, FireAssessment, FireInput, FireKind, Firer, Over, Target};
 use crate::los;
@@ -100,6 +104,7 @@ pub(crate) fn fire_input(
     kind: FireKind,
     target: Hex,
     lead: usize,
+    bonus: Bonus,
 ) -> Option<FireInput> {
     let map = &rules.data().map;
     let mut out = Vec::new();
@@ -153,15 +158,34 @@ pub(crate) fn fire_input(
         lead_cavalry: lead_unit.ty == UnitType::Cavalry,
         lead_skirmish: lead_unit.skirmish,
     };
-    Some(FireInput { kind, firers: out, target: t, flanking: false })
+    let extra = if bonus.sharpshooters {
+        vec![Modifier::new("Sharpshooters", 1, "events.toml (reconstructed, ruling A-10)")]
+    } else {
+        Vec::new()
+    };
+    Some(FireInput { kind, firers: out, target: t, flanking: bonus.flanking, grid: map.parity(), extra })
 }
 
-/// The units firing in a fire stage whose first firer is `firer`, and why: the volley's, or the
-/// battery alone in the Artillery Step.
-fn shot(state: &State, firer: usize) -> (Vec<usize>, FireKind) {
+/// What raises a fire beyond its own shifts: a Flanking Fire (SR 9.3c), the Sharpshooters event.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Bonus {
+    /// Part of a Flanking Fire.
+    flanking: bool,
+    /// The Sharpshooters event's fire.
+    sharpshooters: bool,
+}
+
+/// The units firing in a fire stage whose first firer is `firer` at `target`, why, and whether
+/// as part of a Flanking Fire at it (SR 9.3c): the volley's, or the battery alone in the
+/// Artillery Step.
+fn shot(state: &State, firer: usize, target: Hex) -> (Vec<usize>, FireKind, Bonus) {
     match &state.volley {
-        Some(v) => (v.firers.clone(), v.kind),
-        None => (vec![firer], FireKind::Artillery),
+        Some(v) => {
+            let flanking = matches!(v.then, Stage::FlankFire { target: t, .. } if t == target);
+            let sharpshooters = matches!(&v.then, Stage::EventFire { event, .. } if event == "sharpshooters");
+            (v.firers.clone(), v.kind, Bonus { flanking, sharpshooters })
+        }
+        None => (vec![firer], FireKind::Artillery, Bonus::default()),
     }
 }
 
@@ -173,8 +197,9 @@ fn assessment(
     kind: FireKind,
     target: Hex,
     lead: usize,
+    bonus: Bonus,
 ) -> Option<FireAssessment> {
-    let input = fire_input(rules, state, firers, kind, target, lead)?;
+    let input = fire_input(rules, state, firers, kind, target, lead, bonus)?;
     fire::assess(&rules.data().charts, &input).ok()
 }
 
@@ -202,19 +227,20 @@ pub fn preview(rules: &BlindSwords, a: &FireAssessment) -> String {
 /// reach whose fire [`fire::assess`] allows and that has a column to roll on, with its preview.
 #[must_use]
 pub fn artillery_fires(rules: &BlindSwords, state: &State, firer: usize) -> Vec<(Hex, String)> {
-    targets(rules, state, &[firer], FireKind::Artillery, None)
+    targets(rules, state, &[firer], FireKind::Artillery, None, Bonus::default())
 }
 
 /// The hexes `firers` may fire at together, with each fire's preview: every enemy hex in reach
 /// of them all (only `only` when given) whose fire [`fire::assess`] allows with a column to roll
 /// on. The Lead Unit of the preview is `lead` (Opportunity Fire's moving unit, SR 10.7) or the
-/// first of the largest units (SR 9.2).
+/// first of the largest units (SR 9.2), previewed with the `bonus`.
 fn targets(
     rules: &BlindSwords,
     state: &State,
     firers: &[usize],
     kind: FireKind,
     lead: Option<usize>,
+    bonus: Bonus,
 ) -> Vec<(Hex, String)> {
     let map = &rules.data().map;
     let Some(&first) = firers.first() else { return Vec::new() };
@@ -248,7 +274,7 @@ fn targets(
                 Some(l) => ids.iter().position(|&i| i == l)?,
                 None => stack.largest().first().copied()?,
             };
-            let a = assessment(rules, state, firers, kind, h, l)?;
+            let a = assessment(rules, state, firers, kind, h, l, bonus)?;
             a.final_column?;
             Some((h, preview(rules, &a)))
         })
@@ -258,10 +284,32 @@ fn targets(
 /// One fire a decision offers: the units firing together, the target hex and the preview.
 pub type Offer = (Vec<usize>, Hex, String);
 
-/// The fires `eligible` units may make (SR 9.1, 9.1e): each unit alone and each combination of
-/// units sharing a hex, at each target they may fire at together (only the moving unit for
-/// Opportunity Fire, `mover`). Combinations across two adjacent hexes are not offered.
-fn offers(rules: &BlindSwords, state: &State, eligible: &[usize], kind: FireKind, mover: Option<usize>) -> Vec<Offer> {
+/// Every non-empty subset of a hex's units (a hex holds a few units at most, SR 3.1).
+fn subsets(units: &[usize]) -> Vec<Vec<usize>> {
+    let n = units.len().min(6);
+    (1u32..(1 << n)).map(|mask| (0..n).filter(|b| mask & (1 << b) != 0).map(|b| units[b]).collect()).collect()
+}
+
+/// Whether units may add their SP across two adjacent hexes (SR 9.1e): all infantry of one
+/// brigade (ruling PC30).
+fn one_brigade_infantry(state: &State, group: &[usize]) -> bool {
+    let brigade = group.first().and_then(|&i| state.units[i].brigade.as_ref());
+    brigade.is_some()
+        && group.iter().all(|&i| state.units[i].ty == UnitType::Infantry && state.units[i].brigade.as_ref() == brigade)
+}
+
+/// The fires `eligible` units may make (SR 9.1, 9.1e): each unit alone, each combination of
+/// units sharing a hex, and each combination of infantry of one brigade in two adjacent hexes
+/// (ruling PC30), at each target they may fire at together (only the moving unit for
+/// Opportunity Fire, `mover`).
+fn offers(
+    rules: &BlindSwords,
+    state: &State,
+    eligible: &[usize],
+    kind: FireKind,
+    mover: Option<usize>,
+    bonus: Bonus,
+) -> Vec<Offer> {
     let mut by_hex: Vec<(Hex, Vec<usize>)> = Vec::new();
     for &i in eligible {
         let Some(h) = state.hex_of(i) else { continue };
@@ -270,15 +318,28 @@ fn offers(rules: &BlindSwords, state: &State, eligible: &[usize], kind: FireKind
             None => by_hex.push((h, vec![i])),
         }
     }
-    let mut out = Vec::new();
-    for (_, units) in by_hex {
-        // Every non-empty subset of a hex's units (a hex holds a few units at most, SR 3.1).
-        let n = units.len().min(6);
-        for mask in 1u32..(1 << n) {
-            let group: Vec<usize> = (0..n).filter(|b| mask & (1 << b) != 0).map(|b| units[b]).collect();
-            for (h, shown) in targets(rules, state, &group, kind, mover) {
-                out.push((group.clone(), h, shown));
+    let map = &rules.data().map;
+    let mut groups: Vec<Vec<usize>> = by_hex.iter().flat_map(|(_, units)| subsets(units)).collect();
+    for (k, (a, units_a)) in by_hex.iter().enumerate() {
+        for (b, units_b) in &by_hex[k + 1..] {
+            if map.distance(*a, *b) != 1 {
+                continue;
             }
+            let infantry = |v: &&Vec<usize>| one_brigade_infantry(state, v);
+            for left in subsets(units_a).iter().filter(infantry) {
+                for right in subsets(units_b).iter().filter(infantry) {
+                    let group: Vec<usize> = left.iter().chain(right).copied().collect();
+                    if one_brigade_infantry(state, &group) {
+                        groups.push(group);
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for group in groups {
+        for (h, shown) in targets(rules, state, &group, kind, mover, bonus) {
+            out.push((group.clone(), h, shown));
         }
     }
     out
@@ -307,42 +368,242 @@ fn step_kind(order: Option<Order>) -> FireKind {
 #[must_use]
 pub fn brigade_fires(rules: &BlindSwords, state: &State) -> Vec<Offer> {
     let Stage::FireStep { brigade, order, fired, .. } = &state.stage else { return Vec::new() };
-    let eligible: Vec<usize> = state
+    offers(rules, state, &step_units(state, brigade, fired), step_kind(*order), None, Bonus::default())
+}
+
+/// The units of `brigade` that may still fire in its Fire Combat Step: on the map, not fired,
+/// not artillery, outside the Battlefield Chaos hex.
+fn step_units(state: &State, brigade: &str, fired: &[usize]) -> Vec<usize> {
+    state
         .units
         .iter()
         .enumerate()
-        .filter(|(i, u)| u.brigade.as_deref() == Some(brigade.as_str()) && !fired.contains(i) && !u.ty.is_artillery())
+        .filter(|(i, u)| u.brigade.as_deref() == Some(brigade) && !fired.contains(i) && !u.ty.is_artillery())
         .filter(|(_, u)| matches!(u.place, Place::Map(h) if state.chaos != Some(h)))
         .map(|(i, _)| i)
-        .collect();
-    offers(rules, state, &eligible, step_kind(*order), None)
+        .collect()
+}
+
+/// The hexes the lines of sight of `group` enter `target` from (the last hexes before it).
+fn group_entries(rules: &BlindSwords, state: &State, group: &[usize], target: Hex) -> Vec<Hex> {
+    let map = &rules.data().map;
+    group
+        .iter()
+        .filter_map(|&i| state.hex_of(i))
+        .filter_map(|from| los::line_of_sight(map, from, target, |h| state.units_at(h).next().is_some()).ok())
+        .flat_map(|line| entries(&line.line))
+        .collect()
+}
+
+/// Whether fires at `target` make Flanking Fire (SR 9.3c, ruling A-14e): the lines of two of
+/// them enter the target by hexsides with a full hexside between.
+fn flanks(rules: &BlindSwords, state: &State, fires: &[Vec<usize>], target: Hex) -> bool {
+    let grid = rules.data().map.parity();
+    let lines: Vec<Vec<Hex>> = fires.iter().map(|g| group_entries(rules, state, g, target)).collect();
+    lines.iter().enumerate().any(|(k, a)| {
+        lines[k + 1..].iter().any(|b| a.iter().any(|x| b.iter().any(|y| fire::flanking_fire(grid, target, &[*x, *y]))))
+    })
+}
+
+/// The hexes a Fire Combat Step may announce a Flanking Fire at (SR 9.3c, ruling PC31): two
+/// units that may each fire alone at the hex flank it.
+fn flank_targets(rules: &BlindSwords, state: &State, offers: &[Offer]) -> Vec<Hex> {
+    let mut out: Vec<Hex> = Vec::new();
+    for (g, h, _) in offers.iter().filter(|(g, _, _)| g.len() == 1) {
+        if out.contains(h) {
+            continue;
+        }
+        let others = offers.iter().filter(|(o, t, _)| t == h && o.len() == 1 && o != g);
+        if others.into_iter().any(|(o, _, _)| flanks(rules, state, &[g.clone(), o.clone()], *h)) {
+            out.push(*h);
+        }
+    }
+    out
+}
+
+/// Who may still fire in the stage a Flanking Fire was announced in, leaving out `busy` units,
+/// why they fire, and the Lead Unit forced on the target: a brigade's units in its Fire Combat
+/// Step, or the enemy units next to a moving unit, the Lead Unit, in an Opportunity Fire.
+fn flank_pool(
+    rules: &BlindSwords,
+    state: &State,
+    back: &Stage,
+    busy: &[usize],
+) -> (Vec<usize>, FireKind, Option<usize>) {
+    match back {
+        Stage::FireStep { brigade, order, fired, .. } => {
+            let all: Vec<usize> = fired.iter().chain(busy).copied().collect();
+            (step_units(state, brigade, &all), step_kind(*order), None)
+        }
+        Stage::OppFire { moving, from, fired, .. } => {
+            let all: Vec<usize> = fired.iter().chain(busy).copied().collect();
+            (opp_eligible(rules, state, moving.unit, *from, &all), FireKind::Opportunity, Some(moving.unit))
+        }
+        _ => (Vec::new(), FireKind::Opportunity, None),
+    }
+}
+
+/// The fires a [`Stage::FlankFire`] still lets the player announce at its target: groups not
+/// fired nor announced, previewed with the Flanking Fire shift.
+#[must_use]
+pub fn flank_offers(rules: &BlindSwords, state: &State) -> Vec<Offer> {
+    let Stage::FlankFire { back, target, announced, resolving: false } = &state.stage else {
+        return Vec::new();
+    };
+    let busy: Vec<usize> = announced.iter().flatten().copied().collect();
+    let (pool, kind, mover) = flank_pool(rules, state, back, &busy);
+    offers(rules, state, &pool, kind, mover, Bonus { flanking: true, sharpshooters: false })
+        .into_iter()
+        .filter(|(_, h, _)| h == target)
+        .collect()
+}
+
+/// The enemy units that may fire Opportunity Fire at `mover` leaving `from` (SR 10.7): next to
+/// it, not in `fired`, outside the Battlefield Chaos hex (EX 7.3b); none at a skirmisher (EX
+/// 15.3) or a unit no longer there.
+fn opp_eligible(rules: &BlindSwords, state: &State, mover: usize, from: Hex, fired: &[usize]) -> Vec<usize> {
+    let u = &state.units[mover];
+    if u.skirmish || u.place != Place::Map(from) {
+        return Vec::new();
+    }
+    rules
+        .data()
+        .map
+        .neighbors(from)
+        .filter(|(_, n)| state.chaos != Some(*n))
+        .flat_map(|(_, n)| state.units_at(n))
+        .filter(|i| state.units[*i].side != u.side && !fired.contains(i))
+        .collect()
 }
 
 /// The Opportunity Fires at a unit about to leave `from` (SR 10.7): by the enemy units adjacent
 /// to it that have not yet fired at this step, outside the Battlefield Chaos hex (EX 7.3b), the
 /// moving unit the Lead Unit; none at a skirmisher (EX 15.3).
 fn opportunity_offers(rules: &BlindSwords, state: &State, mover: usize, from: Hex, fired: &[usize]) -> Vec<Offer> {
-    let u = &state.units[mover];
-    if u.skirmish || u.place != Place::Map(from) {
-        return Vec::new();
-    }
-    let map = &rules.data().map;
-    let eligible: Vec<usize> = map
-        .neighbors(from)
-        .filter(|(_, n)| state.chaos != Some(*n))
-        .flat_map(|(_, n)| state.units_at(n))
-        .filter(|i| state.units[*i].side != u.side && !fired.contains(i))
-        .collect();
-    offers(rules, state, &eligible, FireKind::Opportunity, Some(mover))
+    let eligible = opp_eligible(rules, state, mover, from, fired);
+    offers(rules, state, &eligible, FireKind::Opportunity, Some(mover), Bonus::default())
 }
 
-/// The Opportunity Fires a [`Stage::OppFire`] still offers.
+/// The Opportunity Fires a [`Stage::OppFire`] or [`Stage::WaywardFire`] still offers.
 #[must_use]
 pub fn opportunity_fires(rules: &BlindSwords, state: &State) -> Vec<Offer> {
     match &state.stage {
         Stage::OppFire { moving, from, fired, .. } => opportunity_offers(rules, state, moving.unit, *from, fired),
+        Stage::WaywardFire { unit, from, fired, .. } => opportunity_offers(rules, state, *unit, *from, fired),
+        Stage::RetreatFire { walk, fired } => match state.hex_of(walk.order.unit) {
+            Some(here) => opportunity_offers(rules, state, walk.order.unit, here, fired),
+            None => Vec::new(),
+        },
         _ => Vec::new(),
     }
+}
+
+/// The fires a held event of `side` offers (`events.toml`, ruling PC34), never from the
+/// Battlefield Chaos hex (EX 7.3b: no friendly event there), each as in a Fire Combat Step under
+/// Defend orders: Firefight, units of one hex next to the enemy, alone or together, at an
+/// adjacent enemy hex; Sharpshooters (Confederate), one infantry unit at an enemy hex within
+/// its Effective range, one column right.
+#[must_use]
+pub fn event_fires(rules: &BlindSwords, state: &State, side: Side, event: &str) -> Vec<Offer> {
+    let map = &rules.data().map;
+    let kind = FireKind::Brigade(Order::Defend);
+    let mut by_hex: Vec<(Hex, Vec<usize>)> = Vec::new();
+    for (i, u) in state.units.iter().enumerate() {
+        let Place::Map(h) = u.place else { continue };
+        let fits = match event {
+            "firefight" => {
+                !u.ty.is_artillery() && map.neighbors(h).any(|(_, n)| state.occupant(n) == Some(other(side)))
+            }
+            "sharpshooters" => side == Side::Confederate && u.ty == UnitType::Infantry,
+            _ => false,
+        };
+        if u.side != side || state.chaos == Some(h) || !fits {
+            continue;
+        }
+        match by_hex.iter_mut().find(|(x, _)| *x == h) {
+            Some((_, v)) => v.push(i),
+            None => by_hex.push((h, vec![i])),
+        }
+    }
+    if event == "firing-on-friends" {
+        return friends_fires(rules, state, side);
+    }
+    let mut out = Vec::new();
+    for (from, units) in by_hex {
+        if event == "firefight" {
+            for group in subsets(&units) {
+                let near = targets(rules, state, &group, kind, None, Bonus::default());
+                out.extend(
+                    near.into_iter().filter(|(h, _)| map.distance(from, *h) == 1).map(|(h, s)| (group.clone(), h, s)),
+                );
+            }
+            continue;
+        }
+        let bonus = Bonus { flanking: false, sharpshooters: true };
+        for i in units {
+            for (h, shown) in targets(rules, state, &[i], kind, None, bonus) {
+                let (stack, _) = stack_at(rules, state, h);
+                let effective = stack
+                    .largest()
+                    .first()
+                    .and_then(|&l| assessment(rules, state, &[i], kind, h, l, bonus))
+                    .is_some_and(|a| a.contributions.first().is_some_and(|c| c.band == RangeBand::Effective));
+                if effective {
+                    out.push((vec![i], h, shown));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The fires Firing on Friends played by `side` offers (`events.toml`, EX 16.1g, ruling PC35):
+/// enemy units (not artillery, not in the Battlefield Chaos hex, as they start no combat), alone
+/// or with units of their hex, fire under Defend orders at an adjacent hex of their own side
+/// holding no unit of their brigades; on a night turn also at an adjacent hex of `side`'s units
+/// of other brigades.
+fn friends_fires(rules: &BlindSwords, state: &State, side: Side) -> Vec<Offer> {
+    let map = &rules.data().map;
+    let foe = other(side);
+    let night = crate::special::night(rules, state).is_some();
+    let kind = FireKind::Brigade(Order::Defend);
+    let mut by_hex: Vec<(Hex, Vec<usize>)> = Vec::new();
+    for (i, u) in state.units.iter().enumerate() {
+        let Place::Map(h) = u.place else { continue };
+        if u.side != foe || u.ty.is_artillery() || state.chaos == Some(h) {
+            continue;
+        }
+        match by_hex.iter_mut().find(|(x, _)| *x == h) {
+            Some((_, v)) => v.push(i),
+            None => by_hex.push((h, vec![i])),
+        }
+    }
+    let mut out = Vec::new();
+    for (from, units) in by_hex {
+        let near: Vec<Hex> = map
+            .neighbors(from)
+            .map(|(_, n)| n)
+            .filter(|n| state.occupant(*n) == Some(foe) || (night && state.occupant(*n) == Some(side)))
+            .collect();
+        if near.is_empty() {
+            continue;
+        }
+        for group in subsets(&units) {
+            let brigades: Vec<Option<&String>> = group.iter().map(|&i| state.units[i].brigade.as_ref()).collect();
+            for &h in &near {
+                if state.units_at(h).any(|j| brigades.contains(&state.units[j].brigade.as_ref())) {
+                    continue;
+                }
+                let (stack, _) = stack_at(rules, state, h);
+                let Some(&l) = stack.largest().first() else { continue };
+                let Some(a) = assessment(rules, state, &group, kind, h, l, Bonus::default()) else { continue };
+                if a.final_column.is_some() {
+                    out.push((group.clone(), h, preview(rules, &a)));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Whether `mover`, about to leave `from`, may be fired on first (SR 10.7).
@@ -368,6 +629,17 @@ fn need_pending(side: Side, need: Need, stack: &Stack, kind: &str) -> Pending {
     }
 }
 
+/// Whether a [`Stage::FireTest`] is a Routine test from the Sharpshooters' fire, which the
+/// Lead Unit takes as one Morale Hit instead (`events.toml`, reconstructed, ruling A-10).
+fn sharpshot(rules: &BlindSwords, state: &State) -> bool {
+    let Stage::FireTest { target, lead, column, roll, .. } = &state.stage else { return false };
+    let sharpshooters = matches!(state.volley.as_ref().map(|v| &v.then), Some(Stage::EventFire { event, .. }) if event == "sharpshooters");
+    let (stack, _) = stack_at(rules, state, *target);
+    let (cr, _) = stack.modified_cr(*lead);
+    let section = D66::from_value(*roll).and_then(|r| rules.data().charts.crt.result(*column, r, cr));
+    sharpshooters && section == Some(Section::Routine)
+}
+
 /// The Fire Combat Cohesion Test of a [`Stage::FireTest`], with the dice given so far; `None`
 /// in any other stage.
 fn run_test(rules: &BlindSwords, state: &State) -> Option<Result<cohesion::TestOutcome, Need>> {
@@ -376,6 +648,18 @@ fn run_test(rules: &BlindSwords, state: &State) -> Option<Result<cohesion::TestO
     let (stack, _) = stack_at(rules, state, *target);
     let (cr, _) = stack.modified_cr(*lead);
     let section = D66::from_value(*roll).and_then(|r| charts.crt.result(*column, r, cr))?;
+    if sharpshot(rules, state) {
+        let hit = cohesion::morale_hits(charts, &stack, *lead, 1, true, dice);
+        return Some(hit.map(|(target, steps)| cohesion::TestOutcome {
+            depletion: "-".into(),
+            skedaddle: "MH".into(),
+            target,
+            attackers: None,
+            steps,
+            retreats: Vec::new(),
+            panic: 0,
+        }));
+    }
     let opportunity = state.volley.as_ref().is_some_and(|v| v.kind == FireKind::Opportunity);
     let test = FireTest { section, target: stack, lead: *lead, opportunity, second: *second };
     let (coloured, white) = (dice.first().copied().unwrap_or(0), dice.get(1).copied().unwrap_or(0));
@@ -388,16 +672,25 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
     match &state.stage {
         Stage::FireLead { firer, target } => {
             let (stack, _) = stack_at(rules, state, *target);
-            let owner = other(state.units[*firer].side);
+            // The target's owner: the firer's enemy, or its own side under Firing on Friends.
+            let owner = stack.units.first().map_or_else(|| other(state.units[*firer].side), |u| u.side);
             let need = Need::Choose { what: "the Lead Unit".into(), candidates: stack.largest(), rule: "SR 9.2" };
             Some(need_pending(owner, need, &stack, "fire-lead"))
         }
         Stage::FireStep { brigade, order, .. } => {
             let side = state.brigade(brigade).map_or(Side::Union, |b| b.side);
-            let mut options: Vec<Choice> = brigade_fires(rules, state)
+            let fires = brigade_fires(rules, state);
+            let flank = flank_targets(rules, state, &fires);
+            let mut options: Vec<Choice> = fires
                 .into_iter()
                 .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
                 .collect();
+            options.extend(flank.into_iter().map(|h| {
+                Choice::new(
+                    format!("flank:{h}"),
+                    format!("Announce a Flanking Fire at {h}: fires from two sides, each one column right (SR 9.3c)"),
+                )
+            }));
             options.push(Choice::new("done", "End the Fire Combat Step"));
             let name = rules.data().catalog.brigade(brigade).map_or(brigade.as_str(), |b| b.leader.as_str());
             let how =
@@ -409,12 +702,47 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
                 options,
             ))
         }
-        Stage::OppFire { moving, from, to, .. } => {
-            let u = &state.units[moving.unit];
-            let mut options: Vec<Choice> = opportunity_fires(rules, state)
+        Stage::FlankFire { back, target, announced, resolving: false } => {
+            let side = match back.as_ref() {
+                Stage::OppFire { moving, .. } => other(state.units[moving.unit].side),
+                Stage::FireStep { brigade, .. } => state.brigade(brigade).map_or(Side::Union, |b| b.side),
+                _ => Side::Union,
+            };
+            let mut options: Vec<Choice> = flank_offers(rules, state)
                 .into_iter()
                 .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
                 .collect();
+            // Once the announced lines flank, the announcement stands; before, it may be withdrawn.
+            if flanks(rules, state, announced, *target) {
+                options.push(Choice::new("resolve", format!("Resolve the {} announced fires", announced.len())));
+            } else {
+                options.push(Choice::new("cancel", "Withdraw the announcement"));
+            }
+            let so_far: Vec<String> = announced.iter().map(|g| offer_id(state, g, *target)).collect();
+            Some(decide(
+                side,
+                "flanking-fire",
+                format!(
+                    "Flanking Fire at {target}: announce every fire first, lines entering with a full hexside between (SR 9.3c); announced: {}",
+                    if so_far.is_empty() { "none".to_string() } else { so_far.join(", ") }
+                ),
+                options,
+            ))
+        }
+        Stage::OppFire { moving, from, to, .. } => {
+            let u = &state.units[moving.unit];
+            let fires = opportunity_fires(rules, state);
+            let flank = flank_targets(rules, state, &fires);
+            let mut options: Vec<Choice> = fires
+                .into_iter()
+                .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
+                .collect();
+            options.extend(flank.into_iter().map(|h| {
+                Choice::new(
+                    format!("flank:{h}"),
+                    format!("Announce a Flanking Fire at {h}: fires from two sides, each one column right (SR 9.3c)"),
+                )
+            }));
             options.push(Choice::new("let-go", format!("Let {} go", u.name)));
             Some(decide(
                 other(u.side),
@@ -426,12 +754,60 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
                 options,
             ))
         }
+        Stage::WaywardFire { unit, from, to, .. } => {
+            let u = &state.units[*unit];
+            let mut options: Vec<Choice> = opportunity_fires(rules, state)
+                .into_iter()
+                .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
+                .collect();
+            options.push(Choice::new("let-go", format!("Let {} go", u.name)));
+            Some(decide(
+                other(u.side),
+                "opportunity-fire",
+                format!(
+                    "Wayward Move: {} is moved from {from} to {to}: Opportunity Fire at half SP, {} the Lead Unit, or let it go (EX 7.3b, SR 10.7)",
+                    u.name, u.name
+                ),
+                options,
+            ))
+        }
+        Stage::EventFire { side, event, resolved: false } => {
+            let options = event_fires(rules, state, *side, event)
+                .into_iter()
+                .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
+                .collect();
+            let name = rules.data().charts.events.event(event).map_or(event.as_str(), |e| e.name.as_str());
+            Some(decide(*side, "event-fire", format!("{side} plays {name}: pick the fire (events.toml)"), options))
+        }
+        Stage::RetreatFire { walk, .. } => {
+            let u = &state.units[walk.order.unit];
+            let mut options: Vec<Choice> = opportunity_fires(rules, state)
+                .into_iter()
+                .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
+                .collect();
+            options.push(Choice::new("let-go", format!("Let {} go", u.name)));
+            let here = state.hex_of(walk.order.unit).map(|h| h.to_string()).unwrap_or_default();
+            Some(decide(
+                other(u.side),
+                "opportunity-fire",
+                format!(
+                    "{} retreats out of {here}, next to your units: Opportunity Fire at half SP, {} the Lead Unit, or let it go (SR 10.7, 12.3)",
+                    u.name, u.name
+                ),
+                options,
+            ))
+        }
         Stage::FireRoll { firer, target, lead } => {
-            let (firers, kind) = shot(state, *firer);
-            let a = assessment(rules, state, &firers, kind, *target, *lead)?;
+            let (firers, kind, bonus) = shot(state, *firer, *target);
+            let a = assessment(rules, state, &firers, kind, *target, *lead, bonus)?;
             let shown = preview(rules, &a);
             let mut r: RollRequest = a.roll?;
-            r.side = side_id(state.units[*firer].side).into();
+            // The player of an event's fire rolls it (Firing on Friends: ruling PC35).
+            let roller = match state.volley.as_ref().map(|v| &v.then) {
+                Some(Stage::EventFire { side, .. }) => *side,
+                _ => state.units[*firer].side,
+            };
+            r.side = side_id(roller).into();
             r.purpose = format!("{}: {shown}", r.purpose);
             Some(Pending::Roll(r))
         }
@@ -500,6 +876,19 @@ fn start_volley(rules: &BlindSwords, state: &mut State, option: &str) -> Result<
             let mover = moving.unit;
             (Stage::OppFire { for_, moved, moving, from, to, fired }, FireKind::Opportunity, Some(mover), "SR 10.7")
         }
+        Stage::EventFire { side, event, .. } => {
+            let then = Stage::EventFire { side, event, resolved: true };
+            (then, FireKind::Brigade(Order::Defend), None, "events.toml (reconstructed, ruling A-10)")
+        }
+        Stage::RetreatFire { walk, mut fired } => {
+            fired.extend(&firers);
+            let mover = walk.order.unit;
+            (Stage::RetreatFire { walk, fired }, FireKind::Opportunity, Some(mover), "SR 10.7, 12.3")
+        }
+        Stage::WaywardFire { unit, from, to, mut fired } => {
+            fired.extend(&firers);
+            (Stage::WaywardFire { unit, from, to, fired }, FireKind::Opportunity, Some(unit), "SR 10.7, EX 7.3b")
+        }
         _ => return Err(bad("fire")),
     };
     let names: Vec<&str> = firers.iter().map(|&i| state.units[i].name.as_str()).collect();
@@ -508,6 +897,55 @@ fn start_volley(rules: &BlindSwords, state: &mut State, option: &str) -> Result<
     state.volley = Some(Volley { firers, kind, then });
     to_lead(rules, state, first, target, lead);
     Ok(())
+}
+
+/// Resolves the next announced fire of a Flanking Fire (SR 9.3c), or returns to the Fire Combat
+/// Step when none is left or the target hex is empty (the firers left may then fire elsewhere).
+/// A fire no longer legal (its line now Blocked...) is dropped with a note. `true` when the
+/// stage changed.
+pub fn flank_next(rules: &BlindSwords, state: &mut State) -> bool {
+    let Stage::FlankFire { mut back, target, mut announced, resolving: true } = state.stage.clone() else {
+        return false;
+    };
+    let (_, kind, mover) = flank_pool(rules, state, &back, &[]);
+    let side = announced.first().and_then(|g| g.first()).map(|&i| state.units[i].side);
+    // The target is left when it holds no enemy of the firers, or (Opportunity Fire) when the
+    // moving unit is no longer in it.
+    let occupied = state.units_at(target).any(|i| Some(state.units[i].side) != side)
+        && mover.is_none_or(|m| state.hex_of(m) == Some(target));
+    if announced.is_empty() || !occupied {
+        if !announced.is_empty() {
+            state.note(format!("{target} is left: the fires still announced may go to other targets"), "SR 9.3c");
+        }
+        state.stage = *back;
+        return true;
+    }
+    let group = announced.remove(0);
+    if let Stage::FireStep { fired, .. } | Stage::OppFire { fired, .. } = back.as_mut() {
+        fired.extend(&group);
+    }
+    let then = Stage::FlankFire { back, target, announced, resolving: true };
+    let (stack, ids) = stack_at(rules, state, target);
+    let lead = match mover {
+        Some(m) => ids.iter().position(|&i| i == m),
+        None => stack.largest().first().copied(),
+    };
+    let legal = lead
+        .and_then(|l| assessment(rules, state, &group, kind, target, l, Bonus { flanking: true, sharpshooters: false }))
+        .is_some_and(|a| a.final_column.is_some());
+    let names: Vec<&str> = group.iter().map(|&i| state.units[i].name.as_str()).collect();
+    let text = names.join(" + ");
+    if !legal {
+        state.note(format!("{text} may no longer fire at {target}"), "SR 9.1");
+        state.stage = then;
+        return true;
+    }
+    state
+        .note(format!("{text} fire{} at {target} (Flanking Fire)", if group.len() == 1 { "s" } else { "" }), "SR 9.3c");
+    let Some(&first) = group.first() else { return true };
+    state.volley = Some(Volley { firers: group, kind, then });
+    to_lead(rules, state, first, target, mover);
+    true
 }
 
 /// Applies an owner's choice in a fire stage.
@@ -519,7 +957,46 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
     if !d.options.iter().any(|c| c.id == option) {
         return Err(bad("choice"));
     }
-    if matches!(state.stage, Stage::FireStep { .. } | Stage::OppFire { .. }) {
+    if let Some(hex) = option.strip_prefix("flank:") {
+        let target: Hex = hex.parse().map_err(|_| bad("choice"))?;
+        if !matches!(state.stage, Stage::FireStep { .. } | Stage::OppFire { .. }) {
+            return Err(bad("choice"));
+        }
+        state.note(format!("Flanking Fire announced at {target}"), "SR 9.3c");
+        let back = Box::new(state.stage.clone());
+        state.stage = Stage::FlankFire { back, target, announced: Vec::new(), resolving: false };
+        return Ok(());
+    }
+    if let Stage::FlankFire { back, target, mut announced, .. } = state.stage.clone() {
+        match option {
+            "cancel" => {
+                state.note(format!("The Flanking Fire at {target} is withdrawn before any fire"), "SR 9.3c");
+                state.stage = *back;
+            }
+            "resolve" => {
+                let all: Vec<String> = announced.iter().map(|g| offer_id(state, g, target)).collect();
+                state.note(format!("Flanking Fire at {target}: {}", all.join(", ")), "SR 9.3c");
+                state.stage = Stage::FlankFire { back, target, announced, resolving: true };
+            }
+            _ => {
+                let (ids, _) =
+                    option.strip_prefix("fire:").and_then(|a| a.split_once('@')).ok_or_else(|| bad("fire"))?;
+                let group: Vec<usize> =
+                    ids.split('+').map(|id| state.unit_index(id)).collect::<Option<_>>().ok_or_else(|| bad("fire"))?;
+                announced.push(group);
+                state.stage = Stage::FlankFire { back, target, announced, resolving: false };
+            }
+        }
+        return Ok(());
+    }
+    if matches!(
+        state.stage,
+        Stage::FireStep { .. }
+            | Stage::OppFire { .. }
+            | Stage::WaywardFire { .. }
+            | Stage::RetreatFire { .. }
+            | Stage::EventFire { .. }
+    ) {
         return start_volley(rules, state, option);
     }
     let pick: usize = option.strip_prefix("unit:").and_then(|s| s.parse().ok()).ok_or_else(|| bad("choice"))?;
@@ -541,8 +1018,10 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> String {
     let charts = &rules.data().charts;
     match state.stage.clone() {
         Stage::FireRoll { firer, target, lead } => {
-            let (firers, kind) = shot(state, firer);
-            let Some(a) = assessment(rules, state, &firers, kind, target, lead) else { return String::new() };
+            let (firers, kind, bonus) = shot(state, firer, target);
+            let Some(a) = assessment(rules, state, &firers, kind, target, lead, bonus) else {
+                return String::new();
+            };
             let (stack, _) = stack_at(rules, state, target);
             let (cr, _) = stack.modified_cr(lead);
             let d = D66::new(dice[0], dice.get(1).copied().unwrap_or(0));
@@ -568,7 +1047,7 @@ pub fn roll(rules: &BlindSwords, state: &mut State, dice: &[u8]) -> String {
             let first = so_far.is_empty();
             so_far.extend_from_slice(dice);
             state.stage = Stage::FireTest { firer, target, lead, column, roll, second, dice: so_far };
-            let text = if first {
+            let text = if first && !sharpshot(rules, state) {
                 format!(
                     "Fire Combat Cohesion Test at {target}: coloured {}, white {}",
                     dice[0],
@@ -589,10 +1068,20 @@ pub fn finish_test(rules: &BlindSwords, state: &mut State) {
     let Stage::FireTest { firer, target, lead, .. } = state.stage.clone() else { return };
     let Some(Ok(outcome)) = run_test(rules, state) else { return };
     let (_, ids) = stack_at(rules, state, target);
-    state.note(
-        format!("Cohesion Test at {target}: Depletion \"{}\", Skedaddle \"{}\"", outcome.depletion, outcome.skedaddle),
-        "SR 12.1",
-    );
+    if sharpshot(rules, state) {
+        state.note(
+            format!("Sharpshooters at {target}: one Morale Hit in place of the Routine test"),
+            "events.toml (reconstructed, ruling A-10)",
+        );
+    } else {
+        state.note(
+            format!(
+                "Cohesion Test at {target}: Depletion \"{}\", Skedaddle \"{}\"",
+                outcome.depletion, outcome.skedaddle
+            ),
+            "SR 12.1",
+        );
+    }
     for step in &outcome.steps {
         let name = state.unit_index(&step.unit).map_or_else(|| step.unit.clone(), |i| state.units[i].name.clone());
         state.note(format!("{name}: {}", step.what), step.rule);
@@ -601,16 +1090,31 @@ pub fn finish_test(rules: &BlindSwords, state: &mut State) {
         retreat_step::write_back(state, i, c);
     }
     let retreating: Vec<String> = outcome.retreats.iter().map(|r| r.unit.clone()).collect();
-    let retreats = outcome
-        .retreats
-        .iter()
-        .filter_map(|r| {
-            let unit = state.unit_index(&r.unit)?;
-            Some(RetreatOrder { unit, hexes: r.hexes, rule: r.rule.to_string(), causers: vec![firer] })
-        })
-        .collect();
+    // SR 12.3 note: a unit fired on as it retreats adds a new Retreat to the hexes it had left.
+    let walking = match state.volley.as_ref().map(|v| &v.then) {
+        Some(Stage::RetreatFire { walk, .. }) => {
+            Some((walk.order.unit, u8::try_from(walk.hexes.len().saturating_sub(walk.step)).unwrap_or(u8::MAX)))
+        }
+        _ => None,
+    };
+    let mut retreats = Vec::new();
+    for r in &outcome.retreats {
+        let Some(unit) = state.unit_index(&r.unit) else { continue };
+        let left = walking.filter(|(w, _)| *w == unit).map_or(0, |(_, n)| n);
+        let hexes = r.hexes.saturating_add(left);
+        if left > 0 {
+            let name = &state.units[unit].name;
+            state.note(
+                format!("{name}'s new Retreat adds the {left} hexes left of its retreat under way: {hexes} hexes"),
+                "SR 12.3",
+            );
+        }
+        retreats.push(RetreatOrder { unit, hexes, rule: r.rule.to_string(), causers: vec![firer] });
+    }
     let after = Aftermath {
-        by: state.units[firer].side,
+        // The side that picks among Panic ties: the tested units' enemy (SR 12.1b), which is not
+        // the firer's under Firing on Friends.
+        by: ids.get(lead).map_or(state.units[firer].side, |&i| other(state.units[i].side)),
         causers: vec![firer],
         target,
         lead: ids.get(lead).copied().unwrap_or(usize::MAX),
@@ -637,11 +1141,40 @@ pub fn fired(rules: &BlindSwords, state: &mut State, firer: usize, retreating: &
         return;
     };
     state.stage = v.then;
+    // SR 10.7: a Flanking Fire at a moving unit ends with its move when the unit is retreated or
+    // broken; the Opportunity Fire below then cancels the move.
+    if let Stage::FlankFire { back, .. } = state.stage.clone() {
+        if let Stage::OppFire { moving, from, .. } = back.as_ref() {
+            let u = &state.units[moving.unit];
+            if retreating.contains(&u.id) || u.place != Place::Map(*from) {
+                state.stage = *back;
+            }
+        }
+    }
     if let Stage::OppFire { for_, moved, moving, from, .. } = state.stage.clone() {
         let u = &state.units[moving.unit];
         if retreating.contains(&u.id) || u.place != Place::Map(from) {
             state.note(format!("{}'s move is cancelled", u.name), "SR 10.7");
             crate::sequence::stop_unit(rules, state, for_, moved, &moving);
+        }
+    }
+    // SR 12.3 note: a retreating unit given a new Retreat, or broken, by the fire has made its
+    // new retreat (the hexes left added, PC33) in place of the rest of the old one.
+    if let Stage::RetreatFire { walk, .. } = &state.stage {
+        let u = &state.units[walk.order.unit];
+        if retreating.contains(&u.id)
+            || state.hex_of(walk.order.unit) != walk.step.checked_sub(1).and_then(|k| walk.hexes.get(k)).copied()
+        {
+            retreat_step::cut(state);
+            return;
+        }
+    }
+    // EX 7.3b: a Wayward Move retreated or broken by the fire is not made.
+    if let Stage::WaywardFire { unit, from, .. } = state.stage.clone() {
+        let u = &state.units[unit];
+        if retreating.contains(&u.id) || u.place != Place::Map(from) {
+            state.note(format!("Wayward Move: {} is not moved", u.name), "SR 10.7");
+            state.stage = Stage::Draw;
         }
     }
 }

@@ -10,14 +10,13 @@
 //! - Aggressive Leader: a Confederate Limited Activation becomes Full;
 //! - Hidden Enemy (once, EX 5.2): the Confederate brigade starting its Movement Step may not move
 //!   adjacent to a Union unit in that step, and first Union infantry and cavalry within two hexes
-//!   of it may each step one hex towards it, ending Engaged.
-//!
+//!   of it may each step one hex towards it, ending Engaged;
+//! - Firefight, Sharpshooters and Firing on Friends: a fire, picked and played out by
+//!   [`crate::combat_step`] (`event_fires`, [`Stage::EventFire`], rulings PC34, PC35);
 //! - Rebel Yell! and Spontaneous Charge: played by the attacker of a Close Combat of his side,
 //!   before its dice, for its column shift (EX 11.3c xvii-xviii; ruling PC26), asked by
 //!   [`crate::close_step`].
 //!
-//! The events whose moment belongs to combat not yet in play (Sharpshooters, Firefight, Firing on
-//! Friends) stay held: no option offers them (ruling PG13).
 //! A. McCook is used when drawn, never held (PG14); Brigade Initiative, PG15.
 
 use caisson_hexmap::Hex;
@@ -143,6 +142,9 @@ pub fn playable_now(rules: &BlindSwords, state: &State, side: Side) -> Vec<Strin
         .filter(|c| match event_of(rules, c) {
             Some("rally") => !rally_targets(rules, state, side).is_empty(),
             Some("brigade-initiative") => side == Side::Union && !initiative_brigades(state).is_empty(),
+            Some(e @ ("firefight" | "sharpshooters" | "firing-on-friends")) => {
+                !crate::combat_step::event_fires(rules, state, side, e).is_empty()
+            }
             _ => false,
         })
         .cloned()
@@ -339,7 +341,13 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             state.note(format!("{side} plays {}", chit_name(rules, arg)), "SR 7.1");
             state.events.next = Some(other(side));
             state.events.asked = false;
-            state.stage = if event == "rally" { Stage::RallyEvent { side } } else { Stage::Initiative };
+            state.stage = match event.as_str() {
+                "rally" => Stage::RallyEvent { side },
+                "firefight" | "sharpshooters" | "firing-on-friends" => {
+                    Stage::EventFire { side, event, resolved: false }
+                }
+                _ => Stage::Initiative,
+            };
         }
         (Stage::RallyEvent { side }, "rally") => {
             let unit =

@@ -20,7 +20,7 @@
 //! use caisson_blindswords::cohesion::{fire_test, CombatUnit, FireTest, Stack};
 //! use caisson_blindswords::fire::{assess, resolve, FireInput, FireKind, Firer, Target};
 //! use caisson_blindswords::los::Sight;
-//! use caisson_hexmap::Hex;
+//! use caisson_hexmap::{Hex, Parity};
 //! use caisson_kernel::data::DataDir;
 //!
 //! let charts = Charts::load(&DataDir::builtin()).unwrap();
@@ -35,7 +35,10 @@
 //! };
 //! let target = Target { hex: Hex::new(20, 21), terrain: "clear".into(), fence: None,
 //!                       lead_cavalry: false, lead_skirmish: false };
-//! let input = FireInput { kind: FireKind::Brigade(Order::Attack), firers: vec![firer], target, flanking: false };
+//! let input = FireInput {
+//!     kind: FireKind::Brigade(Order::Attack), firers: vec![firer], target, flanking: false, grid: Parity::OddQ,
+//!     extra: Vec::new(),
+//! };
 //! let a = assess(&charts, &input).unwrap();
 //! assert_eq!(charts.crt.label(a.final_column.unwrap()), Some("6-7")); // 7 SP, no shift
 //!
@@ -49,7 +52,7 @@
 
 use std::fmt;
 
-use caisson_hexmap::Hex;
+use caisson_hexmap::{Hex, Parity};
 use caisson_kernel::protocol::{Modifier, RollRequest};
 
 use crate::catalog::{Side, Sp, UnitType, Weapon};
@@ -156,6 +159,10 @@ pub struct FireInput {
     pub target: Target,
     /// Part of an announced Flanking Fire (SR 9.3c, EX 9.3 x): the caller checks the geometry.
     pub flanking: bool,
+    /// The map's grid, which says which hexes are adjacent (Perryville's is odd-q).
+    pub grid: Parity,
+    /// Column shifts an event played on this fire adds (Sharpshooters, `events.toml`).
+    pub extra: Vec<Modifier>,
 }
 
 /// Why a fire may not happen.
@@ -265,7 +272,7 @@ fn combination_error(input: &FireInput) -> Option<FireError> {
         return Some(err("", "infantry combines from one hex or two adjacent hexes", "SR 9.1e"));
     }
     if hexes.len() == 2 {
-        if hexes[0].distance(hexes[1]) != 1 {
+        if input.grid.distance(hexes[0], hexes[1]) != 1 {
             return Some(err("", "the two firing hexes are not adjacent", "SR 9.1e"));
         }
         let brigade = &f[0].brigade;
@@ -430,6 +437,7 @@ fn shifts(charts: &Charts, input: &FireInput, contributions: &[Contribution]) ->
     if input.flanking {
         out.push(Modifier::new("Flanking Fire", 1, "EX 9.3 x, SR 9.3c"));
     }
+    out.extend(input.extra.iter().cloned());
     out
 }
 
@@ -503,10 +511,11 @@ pub fn resolve(charts: &Charts, assessment: &FireAssessment, roll: D66, lead_cr:
 /// are, for each announced fire, the hex its line of sight crosses from into the target (the last
 /// hex of [`crate::los::Los::line`] before the target; the firer's hex when adjacent). Two lines
 /// qualify when at least one full hexside of the target lies between the hexsides they enter by,
-/// that is when their directions are neither the same nor neighbours.
+/// that is when their directions are neither the same nor neighbours. Directions are read on the
+/// map's `grid`.
 #[must_use]
-pub fn flanking_fire(target: Hex, entries: &[Hex]) -> bool {
-    let dirs: Vec<usize> = entries.iter().filter_map(|h| target.direction_to(*h)).map(|d| d.index()).collect();
+pub fn flanking_fire(grid: Parity, target: Hex, entries: &[Hex]) -> bool {
+    let dirs: Vec<usize> = entries.iter().filter_map(|h| grid.direction(target, *h)).map(|d| d.index()).collect();
     dirs.iter().enumerate().any(|(i, a)| {
         dirs[i + 1..].iter().any(|b| {
             let d = a.abs_diff(*b);

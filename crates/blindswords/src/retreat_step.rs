@@ -7,9 +7,11 @@
 //! with no path fails (SR 12.3: Broken Box 3, off the map Broken Box 1, artillery and Fragile
 //! units eliminated), a Chaplin crossing off a ford or bridge costs a Morale Hit that never breaks.
 //!
-//! Not yet enforced: Opportunity Fire at a retreating unit leaving a hex next to the enemy
-//! (SR 10.7, 12.3 note), which is logged.
+//! A retreat is made hex by hex: each hex after the first that the unit leaves next to the enemy
+//! stops it for their Opportunity Fire first ([`Stage::RetreatFire`], SR 10.7, 12.3 note); a new
+//! Retreat from that fire replaces the rest of the path, the hexes left added to it (PC33).
 
+use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, Pending, RuleError};
 
 use crate::catalog::Side;
@@ -18,7 +20,7 @@ use crate::combat_step::{bare_unit, stack_at};
 use crate::ground::StateGround;
 use crate::rules::BlindSwords;
 use crate::sequence::occupy;
-use crate::state::{other, side_id, Aftermath, Place, RetreatOrder, Stage, State, Then};
+use crate::state::{other, side_id, Aftermath, Place, RetreatOrder, RetreatWalk, Stage, State, Then};
 
 /// Writes a unit as combat left it back to the state: face, SP and CR, Morale Hits, and where it
 /// is (SR 12.5, 12.6, 12.8).
@@ -285,19 +287,108 @@ fn retreat(
     later: bool,
     path: &RetreatPath,
 ) {
-    let i = order.unit;
-    let from = state.hex_of(i).map(|h| h.to_string()).unwrap_or_default();
-    for h in &path.hexes {
-        occupy(rules, state, i, *h);
+    let Some(origin) = state.hex_of(order.unit) else {
+        drop_order(&mut after, later);
+        state.stage = Stage::Aftermath { after };
+        return;
+    };
+    let walk = RetreatWalk {
+        after,
+        order: order.clone(),
+        later,
+        origin,
+        hexes: path.hexes.clone(),
+        step: 0,
+        river_crossings: path.river_crossings,
+        label: path_label(path),
+        outer: None,
+    };
+    walk_on(rules, state, walk);
+}
+
+/// Moves a retreating unit on along its path, stopping before it leaves a hex next to the
+/// enemy other than the first (SR 10.7, 12.3 note) for their Opportunity Fire.
+fn walk_on(rules: &BlindSwords, state: &mut State, mut walk: RetreatWalk) {
+    let i = walk.order.unit;
+    while let Some(&next) = walk.hexes.get(walk.step) {
+        if let Some(here) = state.hex_of(i).filter(|_| walk.step > 0) {
+            if crate::combat_step::opportunity_due(rules, state, i, here) {
+                state.note(
+                    format!(
+                        "{} is to retreat out of {here}, next to the enemy: Opportunity Fire first",
+                        state.units[i].name
+                    ),
+                    "SR 10.7, 12.3",
+                );
+                walk.outer = state.volley.take().map(Box::new);
+                state.stage = Stage::RetreatFire { walk, fired: Vec::new() };
+                return;
+            }
+        }
+        occupy(rules, state, i, next);
+        walk.step += 1;
     }
+    arrive(rules, state, walk);
+}
+
+/// The hexes where a retreat stands paused for Opportunity Fire, the fires it set aside
+/// included: a unit may pass through a hex it may not end its retreat in (SR 12.3).
+#[must_use]
+pub fn paused_in(state: &State) -> Vec<Hex> {
+    fn walk_hexes(stage: &Stage, out: &mut Vec<Hex>) {
+        if let Stage::RetreatFire { walk, .. } = stage {
+            out.extend(walk.step.checked_sub(1).and_then(|k| walk.hexes.get(k)));
+            if let Some(v) = &walk.outer {
+                walk_hexes(&v.then, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk_hexes(&state.stage, &mut out);
+    if let Some(v) = &state.volley {
+        walk_hexes(&v.then, &mut out);
+    }
+    out
+}
+
+/// The retreat goes on after the Opportunity Fire of a [`Stage::RetreatFire`]: the fire set
+/// aside comes back and the unit takes its next step.
+pub fn resume(rules: &BlindSwords, state: &mut State) {
+    let Stage::RetreatFire { mut walk, .. } = state.stage.clone() else { return };
+    state.volley = walk.outer.take().map(|v| *v);
+    if let Some(&next) = walk.hexes.get(walk.step) {
+        occupy(rules, state, walk.order.unit, next);
+        walk.step += 1;
+    }
+    walk_on(rules, state, walk);
+}
+
+/// The Opportunity Fire of a [`Stage::RetreatFire`] retreated or broke the unit: its new retreat
+/// (already made) replaces the rest of this one, which is over.
+pub fn cut(state: &mut State) {
+    let Stage::RetreatFire { mut walk, .. } = state.stage.clone() else { return };
+    state.volley = walk.outer.take().map(|v| *v);
+    let name = state.units[walk.order.unit].name.clone();
+    state.note(format!("{name}'s retreat from {} ends in the new one", walk.origin), "SR 12.3");
+    let mut after = walk.after;
+    after.done.push((walk.order.unit, walk.order.hexes));
+    drop_order(&mut after, walk.later);
+    state.stage = Stage::Aftermath { after };
+}
+
+/// The end of a retreat's path, with the Chaplin's Morale Hits (EX 2.10k).
+fn arrive(rules: &BlindSwords, state: &mut State, walk: RetreatWalk) {
+    let RetreatWalk { mut after, order, later, origin, river_crossings, label, outer, .. } = walk;
+    state.volley = outer.map(|v| *v).or_else(|| state.volley.take());
+    let i = order.unit;
     let name = state.units[i].name.clone();
-    state.note(format!("{name} retreats {} hexes from {from}: {}", order.hexes, path_label(path)), "SR 12.3");
-    if path.river_crossings > 0 {
+    state.note(format!("{name} retreats {} hexes from {origin}: {label}", order.hexes), "SR 12.3");
+    if river_crossings > 0 {
         if let Some(h) = state.hex_of(i) {
             let (stack, ids) = stack_at(rules, state, h);
             let k = ids.iter().position(|j| *j == i).unwrap_or(0);
             if let Ok((stack, steps)) =
-                cohesion::morale_hits(&rules.data().charts, &stack, k, path.river_crossings, false, &[])
+                cohesion::morale_hits(&rules.data().charts, &stack, k, river_crossings, false, &[])
             {
                 for s in &steps {
                     state.note(format!("{name}: {} (crossed the Chaplin)", s.what), "EX 2.10k");
@@ -307,12 +398,6 @@ fn retreat(
                 }
             }
         }
-    }
-    if !path.exposed.is_empty() {
-        state.note(
-            format!("{name} leaves hexes next to the enemy: Opportunity Fire at retreating units is not yet enforced"),
-            "SR 10.7, 12.3",
-        );
     }
     after.done.push((i, order.hexes));
     drop_order(&mut after, later);

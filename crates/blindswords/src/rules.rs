@@ -180,6 +180,7 @@ impl Rules for BlindSwords {
                 return Err(format!("key chit {key} is not in the cup"));
             }
         }
+        let passing = crate::retreat_step::paused_in(state);
         for (i, u) in state.units.iter().enumerate() {
             if let Place::Map(h) = u.place {
                 if !data.map.contains(h) || !sc.area.contains(h) {
@@ -188,7 +189,7 @@ impl Rules for BlindSwords {
                 if board.units(h).any(|j| state.units[j].side != u.side) {
                     return Err(format!("{h} holds units of both sides"));
                 }
-                if board.units(h).next() == Some(i) {
+                if board.units(h).next() == Some(i) && !passing.contains(&h) {
                     if let Some(fault) = movement::stacking_fault(self, state, &board, h, None) {
                         return Err(fault);
                     }

@@ -572,6 +572,10 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
         | Stage::FireRoll { .. }
         | Stage::FireTest { .. }
         | Stage::FireStep { .. }
+        | Stage::FlankFire { .. }
+        | Stage::WaywardFire { .. }
+        | Stage::RetreatFire { .. }
+        | Stage::EventFire { .. }
         | Stage::OppFire { .. } => combat_step::pending(rules, state).unwrap_or(Pending::Over),
         Stage::Aftermath { .. } => retreat_step::pending(rules, state).unwrap_or(Pending::Over),
         Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. } => {
@@ -736,7 +740,12 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             combat_step::start_fire(rules, state, unit, hex_arg(hex)?)?;
         }
         (Stage::FireLead { .. } | Stage::FireTest { .. }, _)
-        | (Stage::FireStep { .. } | Stage::OppFire { .. }, "fire") => combat_step::choose(rules, state, option)?,
+        | (
+            Stage::FireStep { .. } | Stage::OppFire { .. } | Stage::WaywardFire { .. } | Stage::RetreatFire { .. },
+            "fire",
+        )
+        | (Stage::FireStep { .. } | Stage::OppFire { .. }, "flank")
+        | (Stage::FlankFire { .. } | Stage::EventFire { .. }, _) => combat_step::choose(rules, state, option)?,
         (Stage::FireStep { brigade, order, by, .. }, "done") => end_fire_step(rules, state, brigade, order, by),
         (Stage::OppFire { for_, moved, moving, to, .. }, "let-go") => {
             state.note(format!("{} is let go", state.units[moving.unit].name), "SR 10.7");
@@ -777,13 +786,17 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             let (id, hex) = arg.split_once(':').ok_or_else(bad)?;
             let unit = state.unit_index(id).ok_or_else(bad)?;
             let h = hex_arg(hex)?;
-            let from = state.hex_of(unit).map(|f| f.to_string()).unwrap_or_default();
-            let start = state.hex_of(unit);
-            occupy(rules, state, unit, h);
-            state.note(format!("Wayward Move: {} from {from} to {h}", state.units[unit].name), "EX 7.3b");
-            state.stage = Stage::Draw;
-            withdraw::after_move(rules, state, unit, start);
+            match state.hex_of(unit) {
+                Some(from) if combat_step::opportunity_due(rules, state, unit, from) => {
+                    let name = &state.units[unit].name;
+                    state.note(format!("Wayward Move: {name} is to move from {from} to {h}"), "EX 7.3b, SR 10.7");
+                    state.stage = Stage::WaywardFire { unit, from, to: h, fired: Vec::new() };
+                }
+                _ => wayward_step(rules, state, unit, h),
+            }
         }
+        (Stage::WaywardFire { .. }, "let-go") => wayward_go(rules, state),
+        (Stage::RetreatFire { .. }, "let-go") => retreat_step::resume(rules, state),
         (Stage::PickBrigade { chit, negated }, "brigade") => {
             let b = state.brigade_mut(arg).ok_or_else(bad)?;
             b.activated = true;
@@ -1002,6 +1015,28 @@ fn step_on(rules: &BlindSwords, state: &mut State, for_: MoveFor, moved: Vec<usi
     state.stage = Stage::Move { for_, moved, current: Some(next) };
     check_hold_triggers(rules, state, m.unit);
     withdraw::after_move(rules, state, m.unit, from);
+}
+
+/// A Wayward Move made (EX 7.3b): the unit one hex, then the next draw.
+fn wayward_step(rules: &BlindSwords, state: &mut State, unit: usize, h: Hex) {
+    let start = state.hex_of(unit);
+    let from = start.map(|f| f.to_string()).unwrap_or_default();
+    occupy(rules, state, unit, h);
+    state.note(format!("Wayward Move: {} from {from} to {h}", state.units[unit].name), "EX 7.3b");
+    state.stage = Stage::Draw;
+    withdraw::after_move(rules, state, unit, start);
+}
+
+/// The Opportunity Fire at a Wayward Move is over and the unit was not retreated: the move is
+/// made if it is still legal (EX 7.3b), else nothing moves.
+fn wayward_go(rules: &BlindSwords, state: &mut State) {
+    let Stage::WaywardFire { unit, to, .. } = state.stage.clone() else { return };
+    if wayward_moves(rules, state, state.units[unit].side).contains(&(unit, to)) {
+        wayward_step(rules, state, unit, to);
+    } else {
+        state.note(format!("Wayward Move: {} can no longer move to {to}", state.units[unit].name), "EX 7.3b");
+        state.stage = Stage::Draw;
+    }
 }
 
 /// The Fire Combat Step is over: the Movement Step under the brigade's order (SR 4.0 4c), or,
@@ -1559,6 +1594,24 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
             }
             Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. } => {
                 if close_step::step(rules, state) {
+                    continue;
+                }
+                return;
+            }
+            Stage::EventFire { resolved: true, .. } => Stage::Draw,
+            Stage::EventFire { side, event, .. } if combat_step::event_fires(rules, state, *side, event).is_empty() => {
+                Stage::Draw
+            }
+            Stage::RetreatFire { .. } if combat_step::opportunity_fires(rules, state).is_empty() => {
+                retreat_step::resume(rules, state);
+                continue;
+            }
+            Stage::WaywardFire { .. } if combat_step::opportunity_fires(rules, state).is_empty() => {
+                wayward_go(rules, state);
+                continue;
+            }
+            Stage::FlankFire { resolving: true, .. } => {
+                if combat_step::flank_next(rules, state) {
                     continue;
                 }
                 return;

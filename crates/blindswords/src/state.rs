@@ -349,6 +349,49 @@ pub enum Stage {
         /// Enemy units that have fired at it on this step.
         fired: Vec<usize>,
     },
+    /// Flanking Fire (SR 9.3c): fires at `target` are announced together, then resolved one
+    /// after another with the shift.
+    FlankFire {
+        /// The stage it was announced in and returns to: a [`Stage::FireStep`] or a
+        /// [`Stage::OppFire`], whose `fired` takes an announced fire's units once it is resolved.
+        back: Box<Stage>,
+        /// The hex fired at.
+        target: Hex,
+        /// The fires announced and not yet resolved, each a group of units.
+        announced: Vec<Vec<usize>>,
+        /// `false` while announcing, `true` once resolving has begun.
+        resolving: bool,
+    },
+    /// Opportunity Fire at a unit a Wayward Move takes out of a hex next to the enemy (EX 7.3b,
+    /// SR 10.7): the player making the move may fire at it first.
+    WaywardFire {
+        /// The unit moved.
+        unit: usize,
+        /// The hex it leaves.
+        from: Hex,
+        /// The hex it is moved to.
+        to: Hex,
+        /// Units that have fired at it.
+        fired: Vec<usize>,
+    },
+    /// A retreat paused where the unit is to leave a hex next to the enemy, who may fire
+    /// Opportunity Fire at it first (SR 10.7, 12.3 note).
+    RetreatFire {
+        /// The retreat under way.
+        walk: RetreatWalk,
+        /// Enemy units that have fired at it in this hex.
+        fired: Vec<usize>,
+    },
+    /// The fire of a held event `side` plays (Firefight, Sharpshooters: `events.toml`); once it
+    /// is over (`resolved`) the Chit Draw Phase goes on.
+    EventFire {
+        /// The side that played the event.
+        side: Side,
+        /// The event id.
+        event: String,
+        /// Whether the fire has been made.
+        resolved: bool,
+    },
     /// Chit Draw Phase: the next chit is drawn (SR 7.3).
     Draw,
     /// Fog of War: the non-pulling player rolls (SR 7.3b).
@@ -618,6 +661,29 @@ pub struct RetreatOrder {
     pub rule: String,
     /// The enemy units that caused it (SR 12.3: the path avoids their neighbourhood first).
     pub causers: Vec<usize>,
+}
+
+/// A retreat being made hex by hex, so that it can stop for Opportunity Fire (SR 10.7, 12.3).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RetreatWalk {
+    /// The aftermath the retreat belongs to.
+    pub after: Aftermath,
+    /// The retreat.
+    pub order: RetreatOrder,
+    /// Whether it is of the after-Panic list.
+    pub later: bool,
+    /// The hex it started from.
+    pub origin: Hex,
+    /// The path's hexes, in order.
+    pub hexes: Vec<Hex>,
+    /// How many of them the unit has entered.
+    pub step: usize,
+    /// The path's Chaplin crossings off a ford or bridge (EX 2.10k).
+    pub river_crossings: u8,
+    /// The path as logged.
+    pub label: String,
+    /// The fire whose test ordered the retreat, set aside while the retreat draws fire.
+    pub outer: Option<Box<Volley>>,
 }
 
 /// Retreats and Panic a Cohesion Test ordered, worked through one at a time (SR 12.1b, 12.2c,

@@ -122,6 +122,7 @@ pub fn stage_name(stage: &Stage) -> &'static str {
         | Stage::Fog
         | Stage::Chaos { .. }
         | Stage::Wayward { .. }
+        | Stage::WaywardFire { .. }
         | Stage::Casualty
         | Stage::PickBrigade { .. }
         | Stage::ActivationRoll { .. }
@@ -130,14 +131,16 @@ pub fn stage_name(stage: &Stage) -> &'static str {
         | Stage::BuellCommands
         | Stage::HeldChits { .. }
         | Stage::RallyEvent { .. }
+        | Stage::EventFire { .. }
         | Stage::Initiative
         | Stage::Aggressive { .. } => "chit-draw",
         Stage::Confusion { .. } | Stage::ConfusionRoll { .. } => "orders",
         Stage::HiddenEnemy { .. } | Stage::HiddenMoves { .. } | Stage::Withdraw { .. } => "movement",
         Stage::Orders { .. } => "orders",
         Stage::FireStep { .. } => "fire-combat",
+        Stage::FlankFire { back, .. } => stage_name(back),
         Stage::Move { .. } | Stage::OppFire { .. } => "movement",
-        Stage::Aftermath { .. } => "retreat",
+        Stage::Aftermath { .. } | Stage::RetreatFire { .. } => "retreat",
         Stage::CloseDeclare { .. } | Stage::CloseCombat { .. } | Stage::Advance { .. } => "close-combat",
         Stage::BuellRoll | Stage::Release { .. } | Stage::ReleaseManeuvers | Stage::RightHookReveal { .. } => {
             "end-turn"

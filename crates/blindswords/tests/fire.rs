@@ -10,7 +10,7 @@ use caisson_blindswords::fire::{
     assess, flanking_fire, resolve, FireAssessment, FireInput, FireKind, Firer, Over, Target,
 };
 use caisson_blindswords::los::Sight;
-use caisson_hexmap::Hex;
+use caisson_hexmap::{Hex, Parity};
 use caisson_kernel::data::DataDir;
 use proptest::prelude::*;
 
@@ -49,7 +49,7 @@ fn target(terrain: &str) -> Target {
 }
 
 fn input(kind: FireKind, firers: Vec<Firer>, terrain: &str) -> FireInput {
-    FireInput { kind, firers, target: target(terrain), flanking: false }
+    FireInput { kind, firers, target: target(terrain), flanking: false, grid: Parity::EvenQ, extra: Vec::new() }
 }
 
 fn attack() -> FireKind {
@@ -229,6 +229,31 @@ fn combining_fire() {
     assert_eq!(rule(vec![a, g], FireKind::Defensive), None);
 }
 
+/// SR 9.1e, 9.3c on Perryville's odd-q grid: adjacency and the hexsides a line enters by follow
+/// the map's parity. (21,19) touches (20,20) on the odd-q grid but not on HSN's even-q one, and
+/// (21,21) the other way round.
+#[test]
+fn combining_and_flanking_follow_the_map_grid() {
+    let c = charts();
+    let a = firer("a", 3, 1);
+    let odd_next = Firer { hex: Hex::new(21, 19), ..firer("b", 3, 2) };
+    let even_next = Firer { hex: Hex::new(21, 21), ..firer("b", 3, 2) };
+    let on = |grid: Parity, f: &Firer| {
+        assess(&c, &FireInput { grid, ..input(attack(), vec![a.clone(), f.clone()], "clear") }).err().map(|e| e.rule)
+    };
+    assert_eq!(on(Parity::OddQ, &odd_next), None, "adjacent on the Perryville grid");
+    assert_eq!(on(Parity::OddQ, &even_next), Some("SR 9.1e"), "not adjacent on the Perryville grid");
+    assert_eq!(on(Parity::EvenQ, &even_next), None);
+    let t = Hex::new(20, 20);
+    let around: Vec<Hex> = Parity::OddQ.neighbors(t).map(|(_, h)| h).collect();
+    assert!(flanking_fire(Parity::OddQ, t, &[around[0], around[3]]));
+    assert!(!flanking_fire(Parity::OddQ, t, &[around[0], around[1]]));
+    // (21,19) and (21,20) both touch (20,20) on odd-q, as neighbouring hexsides: no flank; read
+    // with even-q, (21,19) would be no entry at all.
+    assert!(!flanking_fire(Parity::OddQ, t, &[Hex::new(21, 19), Hex::new(21, 20)]));
+    assert!(flanking_fire(Parity::OddQ, t, &[Hex::new(21, 19), Hex::new(19, 20)]));
+}
+
 /// EX 9.3 iii, iv, viii: cornfield, fence, skirmishers.
 #[test]
 fn terrain_and_skirmish_shifts() {
@@ -250,13 +275,16 @@ fn terrain_and_skirmish_shifts() {
 fn flanking_fire_needs_a_hexside_between_the_lines() {
     let t = Hex::new(20, 20);
     let around: Vec<Hex> = t.neighbors().map(|(_, h)| h).collect();
-    assert!(!flanking_fire(t, &[around[0], around[0]]));
-    assert!(!flanking_fire(t, &[around[0], around[1]]));
-    assert!(!flanking_fire(t, &[around[0], around[5]]));
-    assert!(flanking_fire(t, &[around[0], around[2]]));
-    assert!(flanking_fire(t, &[around[1], around[4]]));
-    assert!(!flanking_fire(t, &[around[1]]));
-    assert!(!flanking_fire(t, &[Hex::new(25, 25), around[3]]), "a hex not next to the target is no entry");
+    assert!(!flanking_fire(Parity::EvenQ, t, &[around[0], around[0]]));
+    assert!(!flanking_fire(Parity::EvenQ, t, &[around[0], around[1]]));
+    assert!(!flanking_fire(Parity::EvenQ, t, &[around[0], around[5]]));
+    assert!(flanking_fire(Parity::EvenQ, t, &[around[0], around[2]]));
+    assert!(flanking_fire(Parity::EvenQ, t, &[around[1], around[4]]));
+    assert!(!flanking_fire(Parity::EvenQ, t, &[around[1]]));
+    assert!(
+        !flanking_fire(Parity::EvenQ, t, &[Hex::new(25, 25), around[3]]),
+        "a hex not next to the target is no entry"
+    );
 }
 
 proptest! {
