@@ -20,7 +20,7 @@ use caisson_kernel::{Choice, Decision, Pending, RuleError};
 use crate::catalog::{Side, UnitType};
 use crate::close;
 use crate::cohesion::{self, Need};
-use crate::combat_step::{fire_input, preview, stack_at, to_lead};
+use crate::combat_step::{fire_input, preview, stack_at, to_lead, Bonus};
 use crate::fire::{self, FireKind};
 use crate::retreat_step;
 use crate::rules::BlindSwords;
@@ -96,7 +96,9 @@ pub fn fires(rules: &BlindSwords, state: &State, fight: &CloseFight) -> Vec<Defe
             for &t in targets.iter().filter(|t| map.distance(hex, **t) == 1) {
                 let (stack, _) = stack_at(rules, state, t);
                 let Some(&lead) = stack.largest().first() else { continue };
-                let Some(mut input) = fire_input(rules, state, &group, kind, t, lead) else { continue };
+                let Some(mut input) = fire_input(rules, state, &group, kind, t, lead, Bonus::default()) else {
+                    continue;
+                };
                 for f in &mut input.firers {
                     f.attacked_by_cavalry = by_cavalry && kind == FireKind::Defensive;
                 }
