@@ -534,17 +534,37 @@ fn edge(rules: &BlindSwords, hex: Hex) -> bool {
 
 /// Whether `unit`, on the map, may leave it now at an EX 16.4g exit hex.
 fn counted_exit(rules: &BlindSwords, state: &State, unit: usize) -> bool {
-    let Some(hex) = state.hex_of(unit) else { return false };
+    state.hex_of(unit).is_some_and(|hex| counted_exit_at(rules, state, unit, hex, false))
+}
+
+/// Whether `unit` leaving the map from `hex` now counts as an EX 16.4g exit (`retreat`: it is
+/// driven off by a retreat, which counts only where the scenario says so).
+fn counted_exit_at(rules: &BlindSwords, state: &State, unit: usize, hex: Hex, retreat: bool) -> bool {
     let side = state.units[unit].side;
     let map = &rules.data().map;
     rules.scenario().rules().any(|r| match &r.kind {
-        RuleKind::ExitHexes { from_turn, hexes, adjacent, blocker, blocked_side, .. } => {
+        RuleKind::ExitHexes { from_turn, hexes, adjacent, blocker, blocked_side, retreat_counts } => {
             state.turn >= *from_turn
+                && (!retreat || *retreat_counts)
                 && hexes.iter().any(|h| *h == hex || (*adjacent && map.distance(*h, hex) == 1))
                 && !(*blocked_side == side && state.occupant(*blocker) == Some(other(side)))
         }
         _ => false,
     })
+}
+
+/// A retreat drives `unit` off the map from one of the edge hexes `from` (SR 12.3): if one of
+/// them is an EX 16.4g exit hex that counts now, the unit is exited for victory, whatever its
+/// type, instead of going to the Broken Track or being eliminated (ruling PG34). Returns whether
+/// it was.
+pub fn retreat_exit(rules: &BlindSwords, state: &mut State, unit: usize, from: &[Hex]) -> bool {
+    let Some(&hex) = from.iter().find(|h| counted_exit_at(rules, state, unit, **h, true)) else { return false };
+    state.units[unit].place = Place::Exited;
+    state.units[unit].skirmish = false;
+    state.special.exited.push(unit);
+    let name = state.units[unit].name.clone();
+    state.note(format!("{name} retreats off the map from {hex}: it counts as exited"), "EX 16.4g");
+    true
 }
 
 /// The exit a moving unit may take now, if any: off a map edge hex for 1 MP (SR 10.12), or at
