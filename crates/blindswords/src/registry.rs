@@ -84,7 +84,6 @@ pub const NOT_ENFORCED: &[&str] = &[
     "fire (the Artillery Step's, a brigade's, Opportunity Fire) is enforced with its Fire Combat Cohesion Test (depletion, Morale Hits, Break Tests, the Broken Track boxes) and the retreats and Panic it orders; On Hold batteries do not fire in the Artillery Step (SR 6.2, 12.1, 12.3, EX 6.5e)",
     "rally is enforced (the Artillery Rally Step, Regroup and Defend Rally Steps, the Broken Track), but not the Rally event's Rebuild (its chit text is not in the rulebook, SR 13.1) nor the optional Rebuild rule (SR 13.2b) that keeps units back from the Broken Track Battleworn",
     "held event chits are played (SR 7.1, 14.1) but of the events only Rally (Recovery only), Brigade Initiative, Command Confusion, Aggressive Leader, Hidden Enemy, and Rebel Yell! and Spontaneous Charge in a Close Combat of their side are; Sharpshooters, Firefight and Firing on Friends are never offered (events.toml)",
-    "reinforcements enter one hex at a time within the stacking limits rather than all placed in the entry hex over-stacked (SR 10.11, ruling PG3)",
 ];
 
 /// What a player should know before starting.
