@@ -43,7 +43,7 @@ fn put(state: &mut State, id: &str, at: Hex) -> usize {
     i
 }
 
-/// SR 10.11: Laiboldt's brigade (16.0, entry 1025) with a Confederate regiment next to 1025 is
+/// SR 10.11 (digest §8 T66): Laiboldt's brigade (16.0, entry 1025) with a Confederate regiment next to 1025 is
 /// delayed on its first activation; activated again next turn with 1025 still threatened, it
 /// is placed, all in one hex, at one of the closest hexes that are neither occupied by nor
 /// adjacent to the enemy.
@@ -132,7 +132,7 @@ fn to_buell_roll(rules: &BlindSwords, state: &mut State, turn: u16) {
     rules.roll(state, &[1]).expect("Buell roll");
 }
 
-/// EX 16.3: revealed after a Buell roll, the Right Hook gives the Confederates 5 VP and takes
+/// EX 16.3 (digest §8 T60): revealed after a Buell roll, the Right Hook gives the Confederates 5 VP and takes
 /// back the turn's per-turn VP, takes the Buell Marker off the track for two turns, removes A.
 /// McCook, brings Van Cleve and Wood, and releases II Corps to enter two brigades a turn west of
 /// 18XX.
@@ -244,7 +244,7 @@ fn ex_16_3_confederate_view_never_shows_the_marker() {
     assert!(asked, "the marker decision came after the Buell roll");
 }
 
-/// EX 16.4g, SR 10.12: from 6 PM a unit at 4017 exits and counts; a Confederate unit may not
+/// EX 16.4g, SR 10.12 (digest §8 T61): from 6 PM a unit at 4017 exits and counts; a Confederate unit may not
 /// exit while Union troops hold 4009; a unit elsewhere only withdraws off an edge, uncounted.
 #[test]
 fn ex_16_4g_exit_counts_for_victory() {
