@@ -2,13 +2,17 @@
 //! test names its case (T##) and section, and drives the game through `choose`/`roll` (or the
 //! aftermath of a test, as `sequence::advance` works it) with manual dice where dice fall.
 
-use caisson_blindswords::catalog::{Side, UnitType};
+use std::sync::Arc;
+
+use caisson_blindswords::catalog::{Face, Side, Sp, UnitType};
+use caisson_blindswords::charts::{Section, D66};
 use caisson_blindswords::cohesion::CombatUnit;
 use caisson_blindswords::sequence;
 use caisson_blindswords::setup::Data;
 use caisson_blindswords::state::{Aftermath, Place, RetreatOrder, Stage, State, Then};
 use caisson_blindswords::BlindSwords;
-use caisson_hexmap::{Hex, Hexside};
+use caisson_hexmap::{Hex, Hexside, TacticalTerrain};
+use caisson_kernel::data::DataDir;
 use caisson_kernel::{Pending, Rules};
 
 fn scenario(id: &str) -> (BlindSwords, State) {
@@ -178,4 +182,98 @@ fn t63_sr_6_3_artillery_steps_end_after_two_passes_in_a_row() {
     assert!(state.log.iter().any(|e| e.text == "The Artillery Steps end" && e.rule.as_deref() == Some("SR 6.3")));
     assert!(!state.units[ui].acted, "the Union battery stays unactivated");
     assert!(!state.units[ci2].acted);
+}
+
+/// The SR 12.1 panic example's counters (values the example gives as illustrations), carried by
+/// four regiments of Sam Wood's brigade: the Lead Unit 4-3 (Battleworn 1-2), a 3-3 (C-2), a 1-3
+/// (C-2) in the same hex, and next to it a Shaken 6-4 (2-3).
+const LEAD: &str = "c-33al";
+const THREE: &str = "c-32ms";
+const ONE: &str = "c-3csa";
+const SIX: &str = "c-45ms";
+
+fn panic_data() -> Arc<Data> {
+    let mut data = Data::load(&DataDir::builtin()).expect("built-in data");
+    let face = |sp: Sp, cr: u8| Face { sp, cr };
+    for u in &mut data.catalog.units {
+        let (fresh, worn) = match u.id.as_str() {
+            LEAD => (face(Sp::whole(4), 3), face(Sp::whole(1), 2)),
+            THREE => (face(Sp::whole(3), 3), face(Sp::CADRE, 2)),
+            ONE => (face(Sp::whole(1), 3), face(Sp::CADRE, 2)),
+            SIX => (face(Sp::whole(6), 4), face(Sp::whole(2), 3)),
+            _ => continue,
+        };
+        u.fresh = Some(fresh);
+        u.worn = worn;
+    }
+    Arc::new(data)
+}
+
+/// A clear hex whose every hex within 4 is in play.
+fn open_hex(rules: &BlindSwords) -> Hex {
+    let map = &rules.data().map;
+    let area = &rules.scenario().area;
+    map.hexes()
+        .filter(|h| area.contains(*h) && map.tactical(*h) == Some(TacticalTerrain::Clear))
+        .find(|h| {
+            let near: Vec<Hex> = map.hexes().filter(|n| map.distance(*h, *n) <= 4).collect();
+            near.len() == 61 && near.iter().all(|n| area.contains(*n))
+        })
+        .expect("an open hex")
+}
+
+/// Digest §8 T11, SR 12.1 panic example, through the engine: a battery's fire reads a Tough test
+/// for the Lead Unit (CR 3); the test's coloured 5 is "D2" and white 5 "MH R2 (P1)" (ruling PT3).
+/// D2 flips the Lead Unit and the 3-SP regiment to their Battleworn sides; the Lead Unit is
+/// Shaken and retreats 2 hexes. One unit must Panic: of the units next to the tested hex with a
+/// modified CR of 2 or less, only the (now C-2) regiment qualifies: the 1-SP regiment is CR 3 and
+/// the Shaken 6-SP regiment next to the hex 4 - 1 = 3. It takes a Morale Hit (Shaken) and
+/// retreats 3 hexes, as SR 12.1b says (the example says 2; ruling A-46b).
+#[test]
+fn t11_sr_12_1_panic_example_through_the_engine() {
+    let (rules, mut state) = BlindSwords::new(panic_data(), "pv-16-1").expect("scenario");
+    for u in &mut state.units {
+        u.place = Place::Eliminated;
+    }
+    state.to_place.clear();
+    let map = &rules.data().map;
+    let target = open_hex(&rules);
+    let beside = map.neighbors(target).map(|(_, n)| n).next().expect("a neighbour");
+    let far = map.hexes().find(|h| map.distance(*h, target) == 4 && map.distance(*h, beside) == 4).expect("hex");
+    let lead = set(&rules, &mut state, LEAD, target, 0);
+    let three = set(&rules, &mut state, THREE, target, 0);
+    let one = set(&rules, &mut state, ONE, target, 0);
+    let six = set(&rules, &mut state, SIX, beside, 1);
+    let battery = ids(&state, Side::Union, UnitType::Artillery)[0].clone();
+    let firer = set(&rules, &mut state, &battery, far, 0);
+    // The CRT column where a roll of 62 gives a CR 3 Lead Unit a Tough test (the CRT is
+    // reconstructed, ruling A-04; the example's own column is not given).
+    let roll = D66::from_value(62).expect("d66");
+    let column = (0..13).find(|c| rules.data().charts.crt.result(*c, roll, 3) == Some(Section::Tough)).expect("column");
+    let in_hex: Vec<usize> = (0..state.units.len()).filter(|i| state.units[*i].place == Place::Map(target)).collect();
+    let lead_ix = in_hex.iter().position(|i| *i == lead).expect("lead");
+    state.stage = Stage::FireTest { firer, target, lead: lead_ix, column, roll: 62, second: None, dice: Vec::new() };
+    rules.roll(&mut state, &[5, 5]).expect("the test's coloured and white dice");
+    // The retreats: the owner picks among equal paths.
+    for _ in 0..4 {
+        match rules.pending(&state) {
+            Pending::Decide(d) if d.kind == "retreat" => {
+                let id = d.options[0].id.clone();
+                rules.choose(&mut state, &id).expect("path");
+            }
+            _ => break,
+        }
+    }
+    let u = |i: usize| &state.units[i];
+    assert!(u(lead).battleworn && u(three).battleworn && !u(one).battleworn, "D2: the Lead Unit and the 3-SP");
+    assert_eq!((u(lead).sp_halves, u(lead).cr), (2, 2), "1-2");
+    assert_eq!((u(three).sp_halves, u(three).cr), (1, 2), "C-2");
+    assert_eq!(u(lead).morale_hits, 1, "the Lead Unit is Shaken");
+    assert_eq!(map.distance(target, state.hex_of(lead).expect("on the map")), 2, "R2");
+    assert!(state.log.iter().any(|e| e.text == format!("{} must Panic", u(three).name)));
+    assert_eq!(u(three).morale_hits, 1, "the panicking unit is Shaken");
+    assert!(map.distance(target, state.hex_of(three).expect("on the map")) >= 3, "3 hexes back");
+    assert_eq!(state.hex_of(one), Some(target), "the 1-SP regiment (CR 3) stays");
+    assert_eq!((state.hex_of(six), u(six).morale_hits), (Some(beside), 1), "the Shaken 6-SP (CR 3) stays");
+    rules.check(&state).expect("the state holds");
 }
