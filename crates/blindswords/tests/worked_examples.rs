@@ -277,3 +277,54 @@ fn t11_sr_12_1_panic_example_through_the_engine() {
     assert_eq!((state.hex_of(six), u(six).morale_hits), (Some(beside), 1), "the Shaken 6-SP (CR 3) stays");
     rules.check(&state).expect("the state holds");
 }
+
+/// Starkweather's brigade regroups with the 79th Pennsylvania on the map and the 24th Illinois
+/// (Battleworn CR 2) in the Broken Track's "Available" box, the enemy 8 hexes off; the rebuild
+/// roll is `die`. Returns the state after it.
+fn rebuild_roll(die: u8) -> (BlindSwords, State) {
+    let (rules, mut state) = scenario("pv-16-1");
+    let hex = open_hex(&rules);
+    let map = &rules.data().map;
+    let enemy = map.hexes().find(|h| map.distance(*h, hex) == 8).expect("hex");
+    set(&rules, &mut state, "u-79pa", hex, 0);
+    set(&rules, &mut state, "c-41ga", enemy, 0);
+    let il = set(&rules, &mut state, "u-24il", hex, 0);
+    let worn = CombatUnit::from_catalog(rules.data().catalog.unit("u-24il").expect("24IL")).worn;
+    let u = &mut state.units[il];
+    u.place = Place::Broken(0);
+    u.battleworn = true;
+    u.sp_halves = worn.sp.halves();
+    u.cr = worn.cr;
+    assert_eq!(worn.cr, 2, "the example's Battleworn CR 2");
+    state.stage = Stage::Orders { brigade: "starkweather".into(), by: caisson_blindswords::state::Activator::Command };
+    rules.choose(&mut state, "order:regroup").expect("Regroup");
+    rules.choose(&mut state, "rebuild:u-24il").expect("rebuild");
+    match rules.pending(&state) {
+        Pending::Roll(r) => assert!(r.purpose.ends_with("at or under 2"), "{}", r.purpose),
+        other => panic!("a roll: {other:?}"),
+    }
+    rules.roll(&mut state, &[die]).expect("die");
+    (rules, state)
+}
+
+/// Digest §8 T20, SR 13.2b: under Regroup, a unit in the "Available" box with Battleworn CR 2
+/// (automatically supported) rebuilds on a 1: its owner places it, Battleworn, at least 3 hexes
+/// from the enemy and within 3 of a unit of the brigade. On a 3 it fails and stays in the box.
+#[test]
+fn t20_sr_13_2b_rebuild_on_1_not_on_3() {
+    let (rules, state) = rebuild_roll(1);
+    let hexes: Vec<Hex> = match rules.pending(&state) {
+        Pending::Decide(d) if d.kind == "rally-place" => {
+            d.options.iter().filter_map(|c| c.id.strip_prefix("hex:")).map(|h| h.parse().expect("hex")).collect()
+        }
+        other => panic!("the placement: {other:?}"),
+    };
+    let map = &rules.data().map;
+    let pa = state.hex_of(state.unit_index("u-79pa").expect("79PA")).expect("on the map");
+    let ga = state.hex_of(state.unit_index("c-41ga").expect("41GA")).expect("on the map");
+    assert!(!hexes.is_empty() && hexes.iter().all(|h| map.distance(*h, ga) >= 3 && map.distance(*h, pa) <= 3));
+
+    let (_, state) = rebuild_roll(3);
+    let il = state.unit_index("u-24il").expect("24IL");
+    assert_eq!(state.units[il].place, Place::Broken(0), "failed: still Available");
+}
