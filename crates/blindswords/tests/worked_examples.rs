@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use caisson_blindswords::catalog::{Face, Side, Sp, UnitType};
+use caisson_blindswords::catalog::{ChitKind, Face, Owner, Side, Sp, UnitType};
 use caisson_blindswords::charts::{Section, D66};
 use caisson_blindswords::cohesion::CombatUnit;
 use caisson_blindswords::sequence;
@@ -327,4 +327,66 @@ fn t20_sr_13_2b_rebuild_on_1_not_on_3() {
     let (_, state) = rebuild_roll(3);
     let il = state.unit_index("u-24il").expect("24IL");
     assert_eq!(state.units[il].place, Place::Broken(0), "failed: still Available");
+}
+
+/// The modifiers of the activation roll pending, as (value, rule).
+fn roll_modifiers(rules: &BlindSwords, state: &State) -> Vec<(i32, String)> {
+    match rules.pending(state) {
+        Pending::Roll(r) => r.modifiers.iter().map(|m| (m.value, m.rule.clone())).collect(),
+        other => panic!("an activation roll: {other:?}"),
+    }
+}
+
+/// The Division Activation Chits of a side in a scenario.
+fn dacs(rules: &BlindSwords, state: &State, side: Side) -> Vec<String> {
+    let cat = &rules.data().catalog;
+    let mut all: Vec<String> = rules.all_chits(state);
+    let owner = if side == Side::Union { Owner::Union } else { Owner::Confederate };
+    all.retain(|c| cat.chit(c).is_some_and(|x| x.kind == ChitKind::Division && x.side == owner));
+    all
+}
+
+/// Digest §8 T59, EX 16.1e: a Confederate activation roll has a -1 on turns 1 and 2, none from
+/// turn 3.
+#[test]
+fn t59_ex_16_1e_confederate_activation_minus_one_on_turns_1_and_2() {
+    let (rules, mut state) = scenario("pv-16-1");
+    let chit = dacs(&rules, &state, Side::Confederate)[0].clone();
+    let brigade = rules.data().catalog.chit(&chit).and_then(|c| c.command.clone()).expect("division");
+    let brigade = state
+        .brigades
+        .iter()
+        .find(|b| rules.data().catalog.brigade(&b.id).and_then(|c| c.division.as_deref()) == Some(brigade.as_str()))
+        .map(|b| b.id.clone())
+        .expect("a brigade of the division");
+    for (turn, want) in [(1, vec![(-1, "EX 16.1e".to_string())]), (2, vec![(-1, "EX 16.1e".to_string())]), (3, vec![])]
+    {
+        state.turn = turn;
+        state.stage = Stage::ActivationRoll { chit: chit.clone(), brigade: brigade.clone() };
+        assert_eq!(roll_modifiers(&rules, &state), want, "turn {turn}");
+    }
+}
+
+/// Digest §8 T54, EX 16.4c: with 4, 5, 6 or 7 Union DACs in the cup this turn (the one drawn
+/// included), the Union activation roll is modified 0, +1, +2, +2.
+#[test]
+fn t54_ex_16_4c_union_dacs_in_the_cup_modify_the_activation_roll() {
+    let (rules, mut state) = scenario("pv-16-4");
+    let union = dacs(&rules, &state, Side::Union);
+    assert!(union.len() >= 7, "{union:?}");
+    let drawn = union[0].clone();
+    let division = rules.data().catalog.chit(&drawn).and_then(|c| c.command.clone()).expect("division");
+    let brigade = state
+        .brigades
+        .iter()
+        .find(|b| rules.data().catalog.brigade(&b.id).and_then(|c| c.division.as_deref()) == Some(division.as_str()))
+        .map(|b| b.id.clone())
+        .expect("a brigade of the division");
+    for (n, want) in [(4, 0), (5, 1), (6, 2), (7, 2)] {
+        state.chits.cup = union[1..n].to_vec();
+        state.chits.played = vec![drawn.clone()];
+        state.stage = Stage::ActivationRoll { chit: drawn.clone(), brigade: brigade.clone() };
+        let total: i32 = roll_modifiers(&rules, &state).iter().filter(|(_, r)| r == "EX 16.4c").map(|(v, _)| v).sum();
+        assert_eq!(total, want, "{n} Union DACs");
+    }
 }
