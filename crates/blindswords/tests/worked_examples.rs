@@ -390,3 +390,43 @@ fn t54_ex_16_4c_union_dacs_in_the_cup_modify_the_activation_roll() {
         assert_eq!(total, want, "{n} Union DACs");
     }
 }
+
+/// Digest §8 T53, EX 14.2b-c: released by the Buell Track, Greusel (Sheridan's first released
+/// brigade) leaves On Hold with Sheridan's divisional batteries, Barnett and Hescock, and
+/// takes a Maneuver activation at once, in which only its regiments move (no battery).
+#[test]
+fn t53_ex_14_2b_releasing_greusel() {
+    let (rules, mut state) = BlindSwords::new(Data::builtin().expect("built-in data"), "pv-16-1").expect("scenario");
+    for i in state.to_place.clone() {
+        state.units[i].place = Place::Eliminated;
+    }
+    state.to_place.clear();
+    // Greusel's regiments on the map, one a hex (their set-up is the owner's).
+    let map = &rules.data().map;
+    let centre = open_hex(&rules);
+    let hexes: Vec<Hex> = map.neighbors(centre).map(|(_, n)| n).collect();
+    for (id, h) in ["u-36il", "u-88il", "u-21mi", "u-24wi"].iter().zip(hexes) {
+        let i = state.unit_index(id).expect(id);
+        state.units[i].place = Place::Map(h);
+    }
+    assert!(state.brigade("greusel").is_some_and(|b| b.on_hold), "On Hold at the start");
+    state.stage = Stage::Release { left: 1, corps: vec!["iii-corps".into()] };
+    rules.choose(&mut state, "release:greusel").expect("release");
+    assert!(state.brigade("greusel").is_some_and(|b| !b.on_hold));
+    for id in ["u-barnett-art", "u-hescock-art", "u-36il"] {
+        assert!(!state.units[state.unit_index(id).expect(id)].on_hold, "{id} released");
+    }
+    let laiboldt = state.units.iter().find(|u| u.brigade.as_deref() == Some("laiboldt")).expect("Laiboldt");
+    assert!(laiboldt.on_hold, "the division's other brigade stays On Hold");
+    match &state.stage {
+        Stage::Move { for_: caisson_blindswords::state::MoveFor::Brigade { brigade, order, .. }, .. } => {
+            assert_eq!((brigade.as_str(), *order), ("greusel", caisson_blindswords::charts::Order::Maneuver));
+        }
+        other => panic!("Greusel's Maneuver activation: {other:?}"),
+    }
+    let units: Vec<String> = match rules.pending(&state) {
+        Pending::Decide(d) => d.options.iter().filter_map(|o| o.id.strip_prefix("unit:").map(String::from)).collect(),
+        other => panic!("{other:?}"),
+    };
+    assert!(!units.is_empty() && units.iter().all(|u| !u.ends_with("-art")), "regiments only: {units:?}");
+}
