@@ -430,3 +430,46 @@ fn t53_ex_14_2b_releasing_greusel() {
     };
     assert!(!units.is_empty() && units.iter().all(|u| !u.ends_with("-art")), "regiments only: {units:?}");
 }
+
+/// Digest §8 T22, SR 7.3a: Fortunes of War drawn, then the Fog of War chit: the Fog of War chit
+/// is negated, discarded with no Fog of War roll, and the next draw follows.
+#[test]
+fn t22_sr_7_3a_fortunes_of_war_negates_the_fog_of_war_chit() {
+    use caisson_blindswords::registry::SYSTEM;
+    use caisson_kernel::{DiceMode, Game, Setup};
+    let (rules, state) = BlindSwords::new(Data::builtin().expect("built-in data"), "pv-16-0").expect("scenario");
+    let setup =
+        Setup { system: SYSTEM.into(), scenario: "pv-16-0".into(), seed: 1, dice: DiceMode::Manual, options: vec![] };
+    let mut g = Game::new(rules, state, setup);
+    let die = |g: &mut Game<BlindSwords>, faces: [u8; 2]| {
+        for f in faces {
+            g.choose(&format!("die:{f}")).unwrap_or_else(|e| panic!("die {f}: {e}"));
+        }
+    };
+    // Command Decision Phase: each side's first event as Key Chit, the first of the rest drawn.
+    for _ in 0..2 {
+        let first = g.pending().expect("key chit").options[0].id.clone();
+        g.choose(&first).expect("key chit");
+    }
+    die(&mut g, [1, 1]);
+    die(&mut g, [1, 1]);
+    // A chit of the cup is drawn by two dice read in base 6 (tests/sequence.rs).
+    let index = |g: &Game<BlindSwords>, chit: &str| {
+        let i = g.state().chits.cup.iter().position(|c| c == chit).expect(chit);
+        [u8::try_from(i / 6 + 1).unwrap_or(0), u8::try_from(i % 6 + 1).unwrap_or(0)]
+    };
+    let faces = index(&g, "fortunes-of-war");
+    die(&mut g, faces);
+    assert!(g.state().chits.fortunes);
+    let faces = index(&g, "fog-of-war");
+    die(&mut g, faces);
+    let s = g.state();
+    assert!(!s.chits.fortunes);
+    assert!(s.chits.played.iter().any(|c| c == "fog-of-war"), "discarded");
+    assert!(s
+        .log
+        .iter()
+        .any(|e| e.text.ends_with("is negated by Fortunes of War") && e.rule.as_deref() == Some("SR 7.3a")));
+    assert!(!matches!(s.stage, Stage::Fog), "no Fog of War roll: {:?}", s.stage);
+    assert!(!s.log.iter().any(|e| e.rule.as_deref() == Some("EX 7.3b")), "no Fog of War result");
+}
