@@ -473,3 +473,103 @@ fn t22_sr_7_3a_fortunes_of_war_negates_the_fog_of_war_chit() {
     assert!(!matches!(s.stage, Stage::Fog), "no Fog of War roll: {:?}", s.stage);
     assert!(!s.log.iter().any(|e| e.rule.as_deref() == Some("EX 7.3b")), "no Fog of War result");
 }
+
+/// The SR 12.8 example's counters (as in tests/close_step.rs): the 1st WV (3-2, Battleworn 1-1)
+/// and the 4th WV (Battleworn 4-1) attack the 36th VA (Battleworn 5-4) and the 69th NC
+/// (Battleworn 2-3) up a Slope.
+fn close_example() -> (BlindSwords, State, Hex, Hex) {
+    const IDS: [(&str, u8, u8, u8, u8, bool); 4] = [
+        ("u-123il", 3, 2, 1, 1, false),
+        ("u-105oh", 12, 2, 4, 1, true),
+        ("c-41ga", 15, 5, 5, 4, true),
+        ("c-6tn", 6, 4, 2, 3, true),
+    ];
+    let mut data = Data::load(&DataDir::builtin()).expect("built-in data");
+    for u in &mut data.catalog.units {
+        if let Some((_, fs, fc, ws, wc, _)) = IDS.iter().find(|x| x.0 == u.id) {
+            u.fresh = Some(Face { sp: Sp::whole(*fs), cr: *fc });
+            u.worn = Face { sp: Sp::whole(*ws), cr: *wc };
+            u.weapon = caisson_blindswords::catalog::Weapon::R;
+        }
+    }
+    let (rules, mut state) = BlindSwords::new(Arc::new(data), "pv-16-1").expect("scenario");
+    let map = &rules.data().map;
+    let area = &rules.scenario().area;
+    let clear = |h: Hex| area.contains(h) && map.tactical(h) == Some(TacticalTerrain::Clear);
+    let (usa, csa) = map
+        .hexes()
+        .filter(|h| clear(*h))
+        .find_map(|a| {
+            map.neighbors(a)
+                .map(|(_, d)| d)
+                .find(|d| clear(*d) && map.elevation(*d) > map.elevation(a) && map.hexside(a, *d) == Hexside::SLOPE)
+                .map(|d| (a, d))
+        })
+        .expect("a slope");
+    for u in &mut state.units {
+        u.place = Place::Eliminated;
+    }
+    for b in &mut state.brigades {
+        b.on_hold = false;
+    }
+    for (id, _, _, _, _, worn) in IDS {
+        let hex = if id.starts_with("u-") { usa } else { csa };
+        let i = set(&rules, &mut state, id, hex, 0);
+        if worn {
+            let f = rules.data().catalog.unit(id).expect(id).worn;
+            let u = &mut state.units[i];
+            u.battleworn = true;
+            u.sp_halves = f.sp.halves();
+            u.cr = f.cr;
+        }
+    }
+    let brigade = state.units[state.unit_index("u-123il").expect("1st WV")].brigade.clone().expect("a brigade");
+    state.stage = Stage::Move {
+        for_: caisson_blindswords::state::MoveFor::Brigade {
+            brigade,
+            order: caisson_blindswords::charts::Order::Attack,
+            by: caisson_blindswords::state::Activator::Command,
+        },
+        moved: Vec::new(),
+        current: None,
+    };
+    (rules, state, usa, csa)
+}
+
+/// Digest §8 T45, SR 12.7: the SR 12.8 example's attack (column "3") rolls 65 instead, a Tough
+/// test for the 36th VA (CR 4); its coloured 1 reads "-" and white 4 "MH RA2": both defenders
+/// retreat two hexes, and the attackers may advance two hexes, the first into the emptied hex
+/// (tests/close_step.rs has the one-hex case after a one-hex retreat).
+#[test]
+fn t45_sr_12_7_two_hex_retreat_gives_a_two_hex_advance() {
+    let (rules, mut state, _, csa) = close_example();
+    for id in ["done".to_string(), format!("target:{csa}"), "unit:u-123il".into(), "unit:u-105oh".into()] {
+        rules.choose(&mut state, &id).unwrap_or_else(|e| panic!("{id}: {e}"));
+    }
+    for id in ["declare", "done", "hold"] {
+        rules.choose(&mut state, id).unwrap_or_else(|e| panic!("{id}: {e}"));
+    }
+    rules.roll(&mut state, &[6, 5]).expect("d66 65");
+    let logged = state.log.iter().rev().find(|e| e.roll.is_some()).expect("the d66 logged").text.clone();
+    assert!(logged.contains("column 3, roll 65") && logged.contains("Tough"), "{logged}");
+    rules.roll(&mut state, &[1, 4]).expect("the test's dice");
+    while let Pending::Decide(d) = rules.pending(&state) {
+        if d.kind != "retreat" {
+            break;
+        }
+        let id = d.options[0].id.clone();
+        rules.choose(&mut state, &id).expect("path");
+    }
+    let map = &rules.data().map;
+    for id in ["c-41ga", "c-6tn"] {
+        let h = state.hex_of(state.unit_index(id).expect(id)).expect("on the map");
+        assert_eq!(map.distance(csa, h), 2, "{id} retreated two hexes");
+    }
+    match rules.pending(&state) {
+        Pending::Decide(d) => {
+            assert_eq!(d.kind, "advance");
+            assert!(d.prompt.contains(&format!("into {csa} (up to 2 hexes")), "{}", d.prompt);
+        }
+        other => panic!("the advance: {other:?}"),
+    }
+}
