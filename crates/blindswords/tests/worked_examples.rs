@@ -573,3 +573,37 @@ fn t45_sr_12_7_two_hex_retreat_gives_a_two_hex_advance() {
         other => panic!("the advance: {other:?}"),
     }
 }
+
+/// Sheridan's chit drawn after Fortunes of War, with Greusel's and (if `both`) Laiboldt's
+/// regiments on the map, neither activated: the owner marks Greusel. Returns the state after.
+fn negated_sheridan(both: bool) -> State {
+    let (rules, mut state) = scenario("pv-16-1");
+    let centre = open_hex(&rules);
+    let hexes: Vec<Hex> = rules.data().map.neighbors(centre).map(|(_, n)| n).collect();
+    set(&rules, &mut state, "u-36il", hexes[0], 0);
+    if both {
+        set(&rules, &mut state, "u-2mo", hexes[3], 0);
+    }
+    state.chits.cup.retain(|c| c != "sheridan");
+    state.chits.out.retain(|c| c != "sheridan");
+    state.chits.played.push("sheridan".into());
+    state.stage = Stage::PickBrigade { chit: "sheridan".into(), negated: true };
+    rules.choose(&mut state, "brigade:greusel").expect("brigade");
+    state
+}
+
+/// Digest §8 T21, SR 7.3a: a Division Activation Chit drawn after Fortunes of War marks one
+/// brigade of the division Activated, with no action at all; with another brigade of the
+/// division still to activate the chit returns to the cup, with none it is discarded.
+#[test]
+fn t21_sr_7_3a_negated_dac_returns_to_the_cup_while_brigades_remain() {
+    let state = negated_sheridan(true);
+    let b = state.brigade("greusel").expect("Greusel");
+    assert!(b.activated && b.order.is_none(), "Activated, no order");
+    assert!(state.log.iter().any(|e| e.text.contains("does nothing")));
+    assert!(state.log.iter().any(|e| e.text.ends_with("goes back in the cup")), "Laiboldt is left: back in the cup");
+    let state = negated_sheridan(false);
+    assert!(state.brigade("greusel").is_some_and(|b| b.activated));
+    assert!(!state.log.iter().any(|e| e.text.ends_with("goes back in the cup")), "no brigade left: discarded");
+    assert!(!state.chits.cup.iter().any(|c| c == "sheridan"));
+}
