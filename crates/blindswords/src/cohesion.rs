@@ -877,9 +877,13 @@ pub struct RetreatPath {
 pub enum RetreatPlan {
     /// The best paths by the SR 12.3 priorities, all equal: the owner picks one.
     Paths(Vec<RetreatPath>),
-    /// No retreat on the map, but the unit can leave it: Broken Box 1, artillery eliminated
-    /// (EX 12.3, ruling PC10).
-    OffMap,
+    /// No retreat on the map, but the unit can leave it from the map edge hexes `from` (where
+    /// a legal retreat reaches the edge short of its distance): Broken Box 1, artillery
+    /// eliminated (EX 12.3, ruling PC10), unless a scenario counts the exit (EX 16.4g).
+    OffMap {
+        /// The edge hexes the retreat leaves the map from.
+        from: Vec<Hex>,
+    },
     /// No retreat at all: Broken Box 3, artillery and Fragile units eliminated (SR 12.3).
     Blocked,
 }
@@ -908,7 +912,7 @@ fn homeward(side: Side, from: Hex, to: Hex) -> i32 {
 pub fn retreat_paths(ground: &dyn RetreatGround, side: Side, from: Hex, hexes: u8) -> RetreatPlan {
     let want = usize::from(hexes);
     let mut found: Vec<Vec<Hex>> = Vec::new();
-    let mut exit = false;
+    let mut exit: Vec<Hex> = Vec::new();
     let mut path = vec![from];
     fn walk(
         g: &dyn RetreatGround,
@@ -916,7 +920,7 @@ pub fn retreat_paths(ground: &dyn RetreatGround, side: Side, from: Hex, hexes: u
         max: usize,
         want: usize,
         found: &mut Vec<Vec<Hex>>,
-        exit: &mut bool,
+        exit: &mut Vec<Hex>,
     ) {
         let here = path[path.len() - 1];
         let start = path[0];
@@ -932,8 +936,8 @@ pub fn retreat_paths(ground: &dyn RetreatGround, side: Side, from: Hex, hexes: u
                 continue;
             }
             if !g.on_map(next) {
-                if far < want {
-                    *exit = true;
+                if far < want && !exit.contains(&here) {
+                    exit.push(here);
                 }
                 continue;
             }
@@ -952,7 +956,8 @@ pub fn retreat_paths(ground: &dyn RetreatGround, side: Side, from: Hex, hexes: u
     // The nearest distance at or beyond the order where some path ends in a hex the unit fits.
     let fitting: Vec<Vec<Hex>> = found.iter().filter(|p| ground.fits(p[p.len() - 1])).cloned().collect();
     let Some(distance) = fitting.iter().map(end_distance).min() else {
-        return if exit { RetreatPlan::OffMap } else { RetreatPlan::Blocked };
+        exit.sort_unstable();
+        return if exit.is_empty() { RetreatPlan::Blocked } else { RetreatPlan::OffMap { from: exit } };
     };
     let ends_right: Vec<&Vec<Hex>> = fitting.iter().filter(|p| end_distance(p) == distance).collect();
     let near = |p: &Vec<Hex>, level: EnemyNear| p.iter().any(|h| ground.enemy_near(*h) >= level);

@@ -314,7 +314,6 @@ pub fn steps(rules: &BlindSwords, state: &State, unit: usize, mp: f64, first: bo
     let from = state.hex_of(unit);
     let targets: Vec<Hex> = match (u.place, from) {
         (_, Some(h)) => data.map.neighbors(h).map(|(_, n)| n).collect(),
-        (Place::Waiting(_), None) => crate::special::entry_hexes(rules, state, unit),
         _ => Vec::new(),
     };
     let engage = order.is_some_and(|o| data.charts.orders.details(o).engage);

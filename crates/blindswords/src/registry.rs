@@ -79,11 +79,10 @@ pub fn load_game(save: &Save) -> Result<Box<dyn DynGame>, SaveError> {
 
 /// The rules of this version that are not enforced, for every scenario.
 pub const NOT_ENFORCED: &[&str] = &[
-    "Close Combat is enforced (declaration, Defensive Fire and Supporting Defensive Fire, cavalry and horse artillery withdrawal, the CRT with Rebel Yell! and Spontaneous Charge, Close Combat Cohesion Test, retreats, Panic, Advance After Close Combat), but one fire combining the attacked hex's units with Supporting Defensive Fire from an adjacent hex is not offered (SR 11.3a, 9.1e), and Spontaneous Charge starts no Close Combat of its own outside the Close Combat Step (events.toml, ruling PC26)",
+    "Close Combat is enforced (declaration, Defensive Fire and Supporting Defensive Fire, cavalry and horse artillery withdrawal, the CRT with Rebel Yell! and Spontaneous Charge, Close Combat Cohesion Test, retreats, Panic, Advance After Close Combat), but one fire combining the attacked hex's units with Supporting Defensive Fire from an adjacent hex is not offered (SR 11.3a, 9.1e), and Spontaneous Charge starts no Close Combat of its own outside the Close Combat Step (only its reconstructed chit text says so, rulings PC26, PG35)",
     "a brigade's Fire Combat Step (combined fire from two adjacent hexes included) and Opportunity Fire (at moving, Wayward and retreating units) are enforced, but Flanking Fire is announced only in a brigade's Fire Combat Step and in Opportunity Fire at a moving unit, never at Wayward or retreating units nor with Defensive or event fire (SR 9.3c, ruling PC31)",
     "fire (the Artillery Step's, a brigade's, Opportunity Fire) is enforced with its Fire Combat Cohesion Test (depletion, Morale Hits, Break Tests, the Broken Track boxes) and the retreats and Panic it orders; On Hold batteries do not fire in the Artillery Step (SR 6.2, 12.1, 12.3, EX 6.5e)",
     "rally is enforced (the Artillery Rally Step, Regroup and Defend Rally Steps, the Broken Track), but not the Rally event's Rebuild (its chit text is not in the rulebook, SR 13.1) nor the optional Rebuild rule (SR 13.2b) that keeps units back from the Broken Track Battleworn",
-    "reinforcements enter one hex at a time within the stacking limits rather than all placed in the entry hex over-stacked (SR 10.11, ruling PG3); a unit that retreats off the map does not count as exited (EX 16.4g)",
 ];
 
 /// What a player should know before starting.

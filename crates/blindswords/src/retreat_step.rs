@@ -229,7 +229,15 @@ pub fn step(rules: &BlindSwords, state: &mut State) -> bool {
                 Some(p) => retreat(rules, state, after, &order, later, p),
                 None => fail(rules, state, after, &order, later, false),
             },
-            RetreatPlan::OffMap => fail(rules, state, after, &order, later, true),
+            RetreatPlan::OffMap { from } => {
+                if crate::special::retreat_exit(rules, state, order.unit, &from) {
+                    after.done.push((order.unit, order.hexes));
+                    drop_order(&mut after, later);
+                    state.stage = Stage::Aftermath { after };
+                } else {
+                    fail(rules, state, after, &order, later, true);
+                }
+            }
             RetreatPlan::Blocked => fail(rules, state, after, &order, later, false),
         },
         Next::Pick(pick) => {

@@ -189,7 +189,9 @@ impl Rules for BlindSwords {
                 if board.units(h).any(|j| state.units[j].side != u.side) {
                     return Err(format!("{h} holds units of both sides"));
                 }
-                if board.units(h).next() == Some(i) && !passing.contains(&h) {
+                // SR 10.11: reinforcements may stand over-stacked in their entry hex until they move.
+                let crowded = state.special.crowded.iter().any(|(c, _)| *c == h);
+                if board.units(h).next() == Some(i) && !passing.contains(&h) && !crowded {
                     if let Some(fault) = movement::stacking_fault(self, state, &board, h, None) {
                         return Err(fault);
                     }

@@ -121,14 +121,10 @@ fn artillery_units(state: &State, side: Side) -> Vec<usize> {
         .collect()
 }
 
-/// Whether a unit in `place` may move: on the map outside the Fog of War chaos hex (EX 7.3b), or
-/// waiting at its entry hexes.
+/// Whether a unit in `place` may move: on the map outside the Fog of War chaos hex (EX 7.3b);
+/// reinforcements move once placed (SR 10.11).
 fn free_to_move(state: &State, place: &Place) -> bool {
-    match place {
-        Place::Map(h) => state.chaos != Some(*h),
-        Place::Waiting(_) => true,
-        _ => false,
-    }
+    matches!(place, Place::Map(h) if state.chaos != Some(*h))
 }
 
 /// The units of a brigade that may still move in its Movement Step (SR 10; EX 7.3b chaos).
@@ -590,9 +586,11 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
         | Stage::HiddenEnemy { .. }
         | Stage::HiddenMoves { .. } => events::pending(rules, state).unwrap_or(Pending::Over),
         Stage::Withdraw { .. } => withdraw::pending(rules, state).unwrap_or(Pending::Over),
-        Stage::RightHookSecret | Stage::RightHookReveal { .. } | Stage::GreatGrandfather { .. } => {
-            special::pending(rules, state)
-        }
+        Stage::RightHookSecret
+        | Stage::RightHookReveal { .. }
+        | Stage::GreatGrandfather { .. }
+        | Stage::Arrive { .. }
+        | Stage::Unstack { .. } => special::pending(rules, state),
         Stage::Rally { .. } | Stage::Rebuild { .. } | Stage::RallyPlace { .. } | Stage::RallyDisplace { .. } => {
             rally_step::pending(rules, state).unwrap_or(Pending::Over)
         }
@@ -727,7 +725,6 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
                 return Err(bad());
             }
             let mp = allowance(&rules.data().charts, state.units[unit].ty, Order::Maneuver);
-            special::mark_delay(rules, state, unit);
             state.stage = Stage::Move {
                 for_: MoveFor::Artillery { side },
                 moved: Vec::new(),
@@ -911,7 +908,9 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             moved.push(m.unit);
             unit_done(rules, state, for_, moved, m.unit);
         }
-        (Stage::RightHookSecret | Stage::RightHookReveal { .. }, _) => special::choose(rules, state, option)?,
+        (Stage::RightHookSecret | Stage::RightHookReveal { .. } | Stage::Arrive { .. } | Stage::Unstack { .. }, _) => {
+            special::choose(rules, state, option)?;
+        }
         (Stage::Release { left, corps }, "release") => {
             if state.brigade(arg).is_none_or(|b| !b.on_hold) {
                 return Err(bad());
@@ -927,7 +926,18 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
 /// Carries out a brigade's order: Regroup ends the activation, any other order starts the
 /// Movement Step (SR 8.1-8.5).
 pub(crate) fn start_order(rules: &BlindSwords, state: &mut State, brigade: String, by: Activator, order: Order) {
+    // SR 10.11: a Full Activation places the brigade's waiting reinforcements.
+    let after = special::After::Order { brigade: brigade.clone(), order, by: by.clone() };
+    if let Some(stage) = special::arrive(rules, state, Some(&brigade), &after) {
+        state.stage = stage;
+        return;
+    }
     if order == Order::Regroup {
+        // SR 10.11: reinforcements frozen over-stacked leave their entry hex at once.
+        if let Some(stage) = special::unstack(rules, state, &after) {
+            state.stage = stage;
+            return;
+        }
         state.note("Regroup: no movement, the Rally Step follows", "SR 8.5");
         // EX 15.1: its skirmishers stay still for this whole order and may leave Skirmish Order;
         // the Rally Step follows that Movement Step.
@@ -944,7 +954,7 @@ pub(crate) fn start_order(rules: &BlindSwords, state: &mut State, brigade: Strin
         // SR 4.0 4b: the brigade's Fire Combat Step comes before its Movement Step.
         state.stage = Stage::FireStep { brigade, order: Some(order), by, fired: Vec::new() };
     } else {
-        begin_movement(rules, state, brigade, order, by);
+        begin_movement(state, brigade, order, by);
     }
 }
 
@@ -1043,7 +1053,7 @@ fn wayward_go(rules: &BlindSwords, state: &mut State) {
 /// after a Limited Activation, the end of the activation (ruling A-01b).
 fn end_fire_step(rules: &BlindSwords, state: &mut State, brigade: String, order: Option<Order>, by: Activator) {
     match order {
-        Some(order) => begin_movement(rules, state, brigade, order, by),
+        Some(order) => begin_movement(state, brigade, order, by),
         None => match special::free_maneuver_move(rules, state, &brigade, &by) {
             Some(free) => state.stage = free,
             None => after_activation(rules, state, &by),
@@ -1057,15 +1067,20 @@ pub(crate) fn limited_fire(state: &mut State, brigade: String, chit: String) {
     state.stage = Stage::FireStep { brigade, order: None, by: Activator::Chit { chit }, fired: Vec::new() };
 }
 
-/// A brigade's Movement Step begins (SR 4.0 4c): its waiting reinforcements are checked
-/// ([`special::movement_begins`]), and the Union may first play Hidden Enemy
+/// A brigade's Movement Step begins (SR 4.0 4c): the Union may first play Hidden Enemy
 /// ([`events::movement_start`]).
-fn begin_movement(rules: &BlindSwords, state: &mut State, brigade: String, order: Order, by: Activator) {
-    special::movement_begins(rules, state, &brigade);
+fn begin_movement(state: &mut State, brigade: String, order: Order, by: Activator) {
     state.stage = events::movement_start(state, MoveFor::Brigade { brigade, order, by });
 }
 
-fn finish_move(rules: &BlindSwords, state: &mut State, for_: &MoveFor) {
+pub(crate) fn finish_move(rules: &BlindSwords, state: &mut State, for_: &MoveFor) {
+    // SR 10.11: reinforcements still over-stacked after their first move leave the entry hex.
+    if let MoveFor::Brigade { .. } = for_ {
+        if let Some(stage) = special::unstack(rules, state, &special::After::Movement { for_: for_.clone() }) {
+            state.stage = stage;
+            return;
+        }
+    }
     match for_ {
         MoveFor::Artillery { side } => state.stage = Stage::Artillery { side: other(*side), passes: 0 },
         // SR 4.0 Phase 4d: an Attack order's Close Combat Step follows its movement.
@@ -1523,7 +1538,8 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
             }
             Stage::Artillery { passes, .. } if *passes >= 2 => {
                 state.note("The Artillery Steps end", "SR 6.3");
-                Stage::Rally { for_: RallyFor::Artillery { side: Side::Union } }
+                special::unstack(rules, state, &special::After::ArtilleryEnd)
+                    .unwrap_or(Stage::Rally { for_: RallyFor::Artillery { side: Side::Union } })
             }
             Stage::Rally { for_ } if rally_step::candidates(rules, state, for_).is_empty() => {
                 let for_ = for_.clone();
@@ -1638,12 +1654,8 @@ pub fn advance(rules: &BlindSwords, state: &mut State) {
                 }
                 let brigade = state.maneuvers.remove(0);
                 state.note(format!("{} takes its Maneuver activation", brigade_name(rules, &brigade)), "EX 14.2b");
-                special::movement_begins(rules, state, &brigade);
-                Stage::Move {
-                    for_: MoveFor::Brigade { brigade, order: Order::Maneuver, by: Activator::Release },
-                    moved: Vec::new(),
-                    current: None,
-                }
+                start_order(rules, state, brigade, Activator::Release, Order::Maneuver);
+                continue;
             }
             _ => return,
         };
@@ -1705,7 +1717,9 @@ fn artillery_phase(rules: &BlindSwords, state: &mut State) -> Stage {
         state.note("No Artillery Phase this turn", "EX 16.0b");
         Stage::Draw
     } else {
-        Stage::Artillery { side: rules.scenario().first_player, passes: 0 }
+        // SR 10.11: released batteries waiting off the map are placed as the phase starts.
+        special::arrive(rules, state, None, &special::After::Artillery)
+            .unwrap_or(Stage::Artillery { side: rules.scenario().first_player, passes: 0 })
     }
 }
 

@@ -1,7 +1,9 @@
 //! [SR 10.11, 10.12; EX 16.0-16.4] The scenario special rules in play, called from the sequence
-//! at the points the rules name: reinforcement arrival (per-turn brigade limits, later entry
-//! hexes, the delay and the fall-back hex when the enemy is at the entry hex, Wheeler's fall-back
-//! near Perryville), the 7th Arkansas's free Maneuver (16.0b), Crittenden's Right Hook (16.3:
+//! at the points the rules name: reinforcement arrival (a line placed whole in its entry hex on
+//! its brigade's Full Activation, or a battery as the Artillery Phase begins, even over-stacked,
+//! then the hex cleared after the first move; per-turn brigade limits, later entry hexes, the
+//! delay and the fall-back hex when the enemy is at the entry hex, Wheeler's fall-back near
+//! Perryville), the 7th Arkansas's free Maneuver (16.0b), Crittenden's Right Hook (16.3:
 //! the secret marker, its reveal and effects), off-map withdrawal and the exits of 16.4g,
 //! Sudden Death (16.1), and the optional rules chosen as game options (16.1f, 16.1g).
 
@@ -129,6 +131,9 @@ pub struct Special {
     pub buell_returns: Option<u16>,
     /// Units that left the map at a scenario's exit hexes (EX 16.4g).
     pub exited: Vec<usize>,
+    /// Entry hexes reinforcements were placed in over-stacked, with the units placed there;
+    /// the stacking limit is waived there until they have moved off (SR 10.11).
+    pub crowded: Vec<(Hex, Vec<usize>)>,
     /// A Sudden Death victory (EX 16.1).
     pub sudden_death: Option<Side>,
     /// The game ended by a special rule, and why (EX 16.1f).
@@ -223,9 +228,9 @@ pub fn entry_hexes(rules: &BlindSwords, state: &State, unit: usize) -> Vec<Hex> 
     out
 }
 
-/// A unit of a reinforcement line is about to move: if its entry hexes are all occupied by or
+/// A unit of a reinforcement line is due to arrive: if its entry hexes are all occupied by or
 /// adjacent to the enemy and the line was never delayed, it is delayed to the next turn (SR 10.11).
-pub fn mark_delay(rules: &BlindSwords, state: &mut State, unit: usize) {
+fn mark_delay(rules: &BlindSwords, state: &mut State, unit: usize) {
     let Place::Waiting(r) = state.units[unit].place else { return };
     if state.special.delayed.iter().any(|(l, _)| *l == r) {
         return;
@@ -244,23 +249,159 @@ pub fn mark_delay(rules: &BlindSwords, state: &mut State, unit: usize) {
     }
 }
 
-/// A brigade's Movement Step begins: its waiting units are checked for delay (SR 10.11).
-pub fn movement_begins(rules: &BlindSwords, state: &mut State, brigade: &str) {
-    let waiting: Vec<usize> = (0..state.units.len())
-        .filter(|&i| state.units[i].brigade.as_deref() == Some(brigade))
-        .filter(|&i| matches!(state.units[i].place, Place::Waiting(_)))
-        .collect();
-    for i in waiting {
-        mark_delay(rules, state, i);
-    }
-}
-
 /// A waiting unit enters the map: its brigade counts against its line's limit this turn.
 pub fn entering(state: &mut State, unit: usize) {
     let u = &state.units[unit];
     if let (Place::Waiting(r), Some(b)) = (u.place, u.brigade.clone()) {
         if !state.special.entered.iter().any(|(l, x)| *l == r && *x == b) {
             state.special.entered.push((r, b));
+        }
+    }
+}
+
+/// Where the game goes on once reinforcements are placed and their entry hex is cleared.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "then")]
+pub enum After {
+    /// The brigade's order is carried out (SR 8).
+    Order {
+        /// The brigade.
+        brigade: String,
+        /// Its order.
+        order: Order,
+        /// Who activated it.
+        by: Activator,
+    },
+    /// The brigade's Movement Step ends.
+    Movement {
+        /// The movement.
+        for_: MoveFor,
+    },
+    /// The Artillery Steps begin.
+    Artillery,
+    /// The Artillery Steps end, the Artillery Rally Step follows.
+    ArtilleryEnd,
+}
+
+/// The waiting reinforcements that arrive now, one group per reinforcement line: the infantry
+/// and cavalry of `brigade` on its Full Activation, or every released battery at the start of the
+/// Artillery Phase (`None`) (SR 10.11).
+fn groups(state: &State, brigade: Option<&str>) -> Vec<Vec<usize>> {
+    let mut out: Vec<(usize, Vec<usize>)> = Vec::new();
+    for (i, u) in state.units.iter().enumerate() {
+        let Place::Waiting(r) = u.place else { continue };
+        let due = match brigade {
+            Some(b) => u.brigade.as_deref() == Some(b) && !u.ty.is_artillery(),
+            None => u.ty.is_artillery() && !u.on_hold,
+        };
+        if !due {
+            continue;
+        }
+        match out.iter_mut().find(|(l, _)| *l == r) {
+            Some((_, g)) => g.push(i),
+            None => out.push((r, vec![i])),
+        }
+    }
+    out.into_iter().map(|(_, g)| g).collect()
+}
+
+/// Places the reinforcements due now (SR 10.11): each line's units all in one entry hex, even
+/// over-stacked. A line delayed this turn, or over its brigades-per-turn limit, stays off the
+/// map. Returns the decision when the owner must pick among several entry hexes.
+pub fn arrive(rules: &BlindSwords, state: &mut State, brigade: Option<&str>, after: &After) -> Option<Stage> {
+    for group in groups(state, brigade) {
+        mark_delay(rules, state, group[0]);
+        match entry_hexes(rules, state, group[0]).as_slice() {
+            [] => {}
+            [hex] => place(rules, state, &group, *hex),
+            _ => return Some(Stage::Arrive { units: group, after: after.clone() }),
+        }
+    }
+    None
+}
+
+/// Puts a reinforcement group in its entry hex, over-stacked if need be (SR 10.11).
+fn place(rules: &BlindSwords, state: &mut State, group: &[usize], hex: Hex) {
+    for &i in group {
+        entering(state, i);
+        crate::sequence::occupy(rules, state, i, hex);
+    }
+    let names: Vec<&str> = group.iter().map(|i| state.units[*i].name.as_str()).collect();
+    let board = Board::new(&rules.data().map, state);
+    let crowded = movement::stacking_fault(rules, state, &board, hex, None);
+    let text = match &crowded {
+        Some(why) => format!("{} arrive in {hex}, over-stacked ({why})", names.join(", ")),
+        None => format!("{} arrive in {hex}", names.join(", ")),
+    };
+    state.note(text, "SR 10.11");
+    if crowded.is_some() {
+        state.special.crowded.push((hex, group.to_vec()));
+    }
+}
+
+/// The hexes a unit forced off an over-stacked entry hex may take (SR 10.11): adjacent, in
+/// play, enterable by its type, within stacking, and neither held by nor next to the enemy (a
+/// forced move engages no one, ruling PG36).
+fn unstack_hexes(rules: &BlindSwords, state: &State, unit: usize) -> Vec<Hex> {
+    let Some(from) = state.hex_of(unit) else { return Vec::new() };
+    let map = &rules.data().map;
+    let board = Board::new(map, state);
+    let u = &state.units[unit];
+    map.neighbors(from)
+        .map(|(_, n)| n)
+        .filter(|n| rules.scenario().area.contains(*n) && !threatened(rules, state, &board, u.side, *n))
+        .filter(|n| movement::cost(rules, u.ty, None, u.skirmish, Some(from), *n).is_some())
+        .filter(|n| movement::stacking_fault(rules, state, &board, *n, Some(unit)).is_none())
+        .collect()
+}
+
+/// Reinforcements still over-stacked in their entry hex once their first move is over (or when
+/// they cannot move) leave it one unit at a time, the largest SP first, each to an adjacent
+/// legal hex, until the hex is within the limit (SR 10.11). A unit with no such hex goes back off
+/// the map to arrive again (ruling PG36). Returns the decision of the next unit to move.
+pub fn unstack(rules: &BlindSwords, state: &mut State, after: &After) -> Option<Stage> {
+    loop {
+        let board = Board::new(&rules.data().map, state);
+        let still: Vec<(Hex, Vec<usize>)> = state
+            .special
+            .crowded
+            .iter()
+            .filter(|(h, _)| movement::stacking_fault(rules, state, &board, *h, None).is_some())
+            .map(|(h, g)| (*h, g.iter().copied().filter(|i| state.hex_of(*i) == Some(*h)).collect::<Vec<_>>()))
+            .filter(|(_, g)| !g.is_empty())
+            .collect();
+        state.special.crowded.clone_from(&still);
+        let (hex, mut group) = still.into_iter().next()?;
+        group.sort_by_key(|i| (std::cmp::Reverse(state.units[*i].sp_halves), state.units[*i].id.clone()));
+        if let Some(&unit) = group.iter().find(|i| !unstack_hexes(rules, state, **i).is_empty()) {
+            return Some(Stage::Unstack { unit, after: after.clone() });
+        }
+        let unit = group[0];
+        let crate::state::Line::Reinforcement(line) = state.units[unit].line else {
+            state.special.crowded.retain(|(h, _)| *h != hex);
+            continue;
+        };
+        state.units[unit].place = Place::Waiting(line);
+        let name = state.units[unit].name.clone();
+        state.note(
+            format!("{name} has no adjacent hex to leave the over-stacked entry hex for: it goes back off the map"),
+            "SR 10.11, PG36",
+        );
+    }
+}
+
+/// Goes on after reinforcements are placed or an entry hex is cleared.
+fn resume(rules: &BlindSwords, state: &mut State, after: After) {
+    match after {
+        After::Order { brigade, order, by } => crate::sequence::start_order(rules, state, brigade, by, order),
+        After::Movement { for_ } => crate::sequence::finish_move(rules, state, &for_),
+        After::Artillery => {
+            state.stage = arrive(rules, state, None, &After::Artillery)
+                .unwrap_or(Stage::Artillery { side: rules.scenario().first_player, passes: 0 });
+        }
+        After::ArtilleryEnd => {
+            state.stage = unstack(rules, state, &After::ArtilleryEnd)
+                .unwrap_or(Stage::Rally { for_: crate::state::RallyFor::Artillery { side: Side::Union } });
         }
     }
 }
@@ -411,6 +552,34 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Pending {
             };
             decide(Side::Union, "right-hook", prompt.into(), options)
         }
+        Stage::Arrive { units, .. } => {
+            let Some(&first) = units.first() else { return Pending::Over };
+            let names: Vec<&str> = units.iter().map(|i| state.units[*i].name.as_str()).collect();
+            let options = entry_hexes(rules, state, first)
+                .into_iter()
+                .map(|h| Choice::new(format!("arrive:{h}"), format!("Place them all in {h}")))
+                .collect();
+            decide(
+                state.units[first].side,
+                "arrive",
+                format!("Reinforcements {}: the entry hex they are all placed in (SR 10.11)", names.join(", ")),
+                options,
+            )
+        }
+        Stage::Unstack { unit, .. } => {
+            let u = &state.units[*unit];
+            let from = state.hex_of(*unit).map(|h| h.to_string()).unwrap_or_default();
+            let options = unstack_hexes(rules, state, *unit)
+                .into_iter()
+                .map(|h| Choice::new(format!("unstack:{h}"), format!("{} moves to {h}", u.name)))
+                .collect();
+            decide(
+                u.side,
+                "unstack",
+                format!("{from} is over-stacked: {}, the largest unit, moves to an adjacent hex (SR 10.11)", u.name),
+                options,
+            )
+        }
         Stage::GreatGrandfather { .. } => {
             let (unit, roll) = grandfather(rules).unwrap_or(("", 6));
             let name = state.unit_index(unit).map_or(unit, |i| state.units[i].name.as_str());
@@ -444,6 +613,21 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
         (Stage::RightHookReveal { next }, "hook:reveal") => {
             state.stage = *next;
             reveal(rules, state);
+        }
+        (Stage::Arrive { units, after }, _) => {
+            let hex = option.strip_prefix("arrive:").and_then(|h| h.parse::<Hex>().ok());
+            let hex = hex.ok_or_else(|| RuleError::NotAnOption(option.into()))?;
+            place(rules, state, &units, hex);
+            resume(rules, state, after);
+        }
+        (Stage::Unstack { unit, after }, _) => {
+            let hex = option.strip_prefix("unstack:").and_then(|h| h.parse::<Hex>().ok());
+            let hex = hex.ok_or_else(|| RuleError::NotAnOption(option.into()))?;
+            let from = state.hex_of(unit).map(|h| h.to_string()).unwrap_or_default();
+            crate::sequence::occupy(rules, state, unit, hex);
+            let name = state.units[unit].name.clone();
+            state.note(format!("{name} leaves the over-stacked {from} for {hex}"), "SR 10.11");
+            resume(rules, state, after);
         }
         (Stage::RightHookReveal { next }, _) => {
             state.note("The Right Hook marker stays hidden", "EX 16.3");
@@ -534,17 +718,37 @@ fn edge(rules: &BlindSwords, hex: Hex) -> bool {
 
 /// Whether `unit`, on the map, may leave it now at an EX 16.4g exit hex.
 fn counted_exit(rules: &BlindSwords, state: &State, unit: usize) -> bool {
-    let Some(hex) = state.hex_of(unit) else { return false };
+    state.hex_of(unit).is_some_and(|hex| counted_exit_at(rules, state, unit, hex, false))
+}
+
+/// Whether `unit` leaving the map from `hex` now counts as an EX 16.4g exit (`retreat`: it is
+/// driven off by a retreat, which counts only where the scenario says so).
+fn counted_exit_at(rules: &BlindSwords, state: &State, unit: usize, hex: Hex, retreat: bool) -> bool {
     let side = state.units[unit].side;
     let map = &rules.data().map;
     rules.scenario().rules().any(|r| match &r.kind {
-        RuleKind::ExitHexes { from_turn, hexes, adjacent, blocker, blocked_side, .. } => {
+        RuleKind::ExitHexes { from_turn, hexes, adjacent, blocker, blocked_side, retreat_counts } => {
             state.turn >= *from_turn
+                && (!retreat || *retreat_counts)
                 && hexes.iter().any(|h| *h == hex || (*adjacent && map.distance(*h, hex) == 1))
                 && !(*blocked_side == side && state.occupant(*blocker) == Some(other(side)))
         }
         _ => false,
     })
+}
+
+/// A retreat drives `unit` off the map from one of the edge hexes `from` (SR 12.3): if one of
+/// them is an EX 16.4g exit hex that counts now, the unit is exited for victory, whatever its
+/// type, instead of going to the Broken Track or being eliminated (ruling PG34). Returns whether
+/// it was.
+pub fn retreat_exit(rules: &BlindSwords, state: &mut State, unit: usize, from: &[Hex]) -> bool {
+    let Some(&hex) = from.iter().find(|h| counted_exit_at(rules, state, unit, **h, true)) else { return false };
+    state.units[unit].place = Place::Exited;
+    state.units[unit].skirmish = false;
+    state.special.exited.push(unit);
+    let name = state.units[unit].name.clone();
+    state.note(format!("{name} retreats off the map from {hex}: it counts as exited"), "EX 16.4g");
+    true
 }
 
 /// The exit a moving unit may take now, if any: off a map edge hex for 1 MP (SR 10.12), or at

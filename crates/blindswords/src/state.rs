@@ -566,6 +566,22 @@ pub enum Stage {
         /// Where the game goes on.
         next: Box<Stage>,
     },
+    /// Reinforcements arrive: their owner picks the one entry hex they are all placed in
+    /// (SR 10.11, ruling PG3).
+    Arrive {
+        /// The units of one reinforcement line arriving together.
+        units: Vec<usize>,
+        /// Where the game goes on.
+        after: crate::special::After,
+    },
+    /// An entry hex is still over-stacked: its owner moves the largest arrived unit to an
+    /// adjacent legal hex (SR 10.11, ruling PG36).
+    Unstack {
+        /// The unit to move.
+        unit: usize,
+        /// Where the game goes on.
+        after: crate::special::After,
+    },
     /// The roll for the unit of EX 16.1f, gone to the Broken Track.
     GreatGrandfather {
         /// Where the game goes on.

@@ -146,6 +146,7 @@ pub fn stage_name(stage: &Stage) -> &'static str {
             "end-turn"
         }
         Stage::RightHookSecret => "set-up",
+        Stage::Arrive { .. } | Stage::Unstack { .. } => "reinforcements",
         Stage::GreatGrandfather { .. } => "broken-track",
         Stage::Rally { for_ }
         | Stage::Rebuild { for_, .. }

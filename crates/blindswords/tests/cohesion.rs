@@ -443,7 +443,7 @@ fn retreat_blocked_or_off_the_map() {
     let edge = Hex::new(10, 20);
     let inward: Vec<Hex> = edge.neighbors().map(|(_, h)| h).filter(|h| h.col >= 10).collect();
     let g = Ground { closed: inward, ..Ground::default() };
-    assert_eq!(retreat_paths(&g, Side::Union, edge, 2), RetreatPlan::OffMap);
+    assert_eq!(retreat_paths(&g, Side::Union, edge, 2), RetreatPlan::OffMap { from: vec![edge] });
     let mut inf = unit("i", "b", Some(("4", 3)), ("1", 2));
     assert_eq!(failed_retreat(&inf, true), Status::Broken(1));
     assert_eq!(failed_retreat(&inf, false), Status::Broken(3));

@@ -227,7 +227,7 @@ fn starkweather() -> Game<BlindSwords> {
     start(rules, state)
 }
 
-/// SR 8.5, 13.2a: under Regroup, the 79th Pennsylvania recovers every Morale Hit; the 1st
+/// SR 8.5, 13.2a (digest §8 T19): under Regroup, the 79th Pennsylvania recovers every Morale Hit; the 1st
 /// Wisconsin, two hexes from the enemy, may not rally (SR 13.1).
 #[test]
 fn sr_13_2a_regroup_recovers_every_hit() {

@@ -43,9 +43,10 @@ fn put(state: &mut State, id: &str, at: Hex) -> usize {
     i
 }
 
-/// SR 10.11: Laiboldt's brigade (16.0, entry 1025) with a Confederate regiment next to 1025 is
+/// SR 10.11 (digest §8 T66): Laiboldt's brigade (16.0, entry 1025) with a Confederate regiment next to 1025 is
 /// delayed on its first activation; activated again next turn with 1025 still threatened, it
-/// enters at the closest hexes that are neither occupied by nor adjacent to the enemy.
+/// is placed, all in one hex, at one of the closest hexes that are neither occupied by nor
+/// adjacent to the enemy.
 #[test]
 fn sr_10_11_reinforcement_delayed_then_nearest_eligible_hex() {
     let (rules, mut state) = start("pv-16-0");
@@ -64,15 +65,18 @@ fn sr_10_11_reinforcement_delayed_then_nearest_eligible_hex() {
     rules.choose(&mut state, "order:maneuver").expect("order");
     assert_eq!(state.special.delayed, vec![(line, 3)]);
     assert!(state.log.iter().any(|l| l.text.contains("delayed to the next turn")));
-    rules.choose(&mut state, "unit:u-2mo").expect("unit");
     let regiment = state.unit_index("u-2mo").expect("2MO");
-    assert_eq!(state.units[regiment].place, Place::Waiting(line), "no entry hex this turn");
+    assert_eq!(state.units[regiment].place, Place::Waiting(line), "not placed this turn");
 
     state.turn = 4;
     state.stage = Stage::Orders { brigade: "laiboldt".into(), by: Activator::Command };
     rules.choose(&mut state, "order:maneuver").expect("order");
-    rules.choose(&mut state, "unit:u-2mo").expect("unit");
-    let offered: Vec<Hex> = options(&rules, &state).iter().filter_map(|o| o.strip_prefix("hex:")).map(hex).collect();
+    let offered: Vec<Hex> = match rules.pending(&state) {
+        Pending::Decide(d) if d.kind == "arrive" => {
+            d.options.iter().filter_map(|o| o.id.strip_prefix("arrive:")).map(hex).collect()
+        }
+        _ => state.hex_of(regiment).into_iter().collect(),
+    };
     assert!(!offered.is_empty());
     let enemy = hex("1026");
     let threatened = |h: Hex| map.distance(h, enemy) <= 1;
@@ -82,8 +86,13 @@ fn sr_10_11_reinforcement_delayed_then_nearest_eligible_hex() {
     let closer = map.hexes().filter(|h| area.contains(*h) && !threatened(*h)).any(|h| map.distance(h, hex("1025")) < d);
     assert!(!closer, "no eligible hex is closer than {d}");
     let to = offered[0];
-    rules.choose(&mut state, &format!("hex:{to}")).expect("enter");
-    assert_eq!(state.units[regiment].place, Place::Map(to));
+    if matches!(state.stage, Stage::Arrive { .. }) {
+        rules.choose(&mut state, &format!("arrive:{to}")).expect("enter");
+    }
+    for id in ["u-2mo", "u-15mo", "u-44il", "u-73il"] {
+        let i = state.unit_index(id).expect(id);
+        assert_eq!(state.units[i].place, Place::Map(to), "{id}: the whole brigade is placed in {to}");
+    }
     rules.check(&state).expect("invariants");
 }
 
@@ -123,7 +132,7 @@ fn to_buell_roll(rules: &BlindSwords, state: &mut State, turn: u16) {
     rules.roll(state, &[1]).expect("Buell roll");
 }
 
-/// EX 16.3: revealed after a Buell roll, the Right Hook gives the Confederates 5 VP and takes
+/// EX 16.3 (digest §8 T60): revealed after a Buell roll, the Right Hook gives the Confederates 5 VP and takes
 /// back the turn's per-turn VP, takes the Buell Marker off the track for two turns, removes A.
 /// McCook, brings Van Cleve and Wood, and releases II Corps to enter two brigades a turn west of
 /// 18XX.
@@ -235,7 +244,7 @@ fn ex_16_3_confederate_view_never_shows_the_marker() {
     assert!(asked, "the marker decision came after the Buell roll");
 }
 
-/// EX 16.4g, SR 10.12: from 6 PM a unit at 4017 exits and counts; a Confederate unit may not
+/// EX 16.4g, SR 10.12 (digest §8 T61): from 6 PM a unit at 4017 exits and counts; a Confederate unit may not
 /// exit while Union troops hold 4009; a unit elsewhere only withdraws off an edge, uncounted.
 #[test]
 fn ex_16_4g_exit_counts_for_victory() {

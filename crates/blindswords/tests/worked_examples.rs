@@ -1,0 +1,609 @@
+//! Digest §8 test cases the engine plays that no other test reproduced through the engine: each
+//! test names its case (T##) and section, and drives the game through `choose`/`roll` (or the
+//! aftermath of a test, as `sequence::advance` works it) with manual dice where dice fall.
+
+use std::sync::Arc;
+
+use caisson_blindswords::catalog::{ChitKind, Face, Owner, Side, Sp, UnitType};
+use caisson_blindswords::charts::{Section, D66};
+use caisson_blindswords::cohesion::CombatUnit;
+use caisson_blindswords::sequence;
+use caisson_blindswords::setup::Data;
+use caisson_blindswords::state::{Aftermath, Place, RetreatOrder, Stage, State, Then};
+use caisson_blindswords::BlindSwords;
+use caisson_hexmap::{Hex, Hexside, TacticalTerrain};
+use caisson_kernel::data::DataDir;
+use caisson_kernel::{Pending, Rules};
+
+fn scenario(id: &str) -> (BlindSwords, State) {
+    let (rules, mut state) = BlindSwords::new(Data::builtin().expect("built-in data"), id).expect("scenario");
+    for u in &mut state.units {
+        u.place = Place::Eliminated;
+    }
+    state.to_place.clear();
+    for b in &mut state.brigades {
+        b.on_hold = false;
+    }
+    (rules, state)
+}
+
+/// Puts a unit on the map, Fresh, with `hits` Morale Hits.
+fn set(rules: &BlindSwords, state: &mut State, id: &str, hex: Hex, hits: u8) -> usize {
+    let i = state.unit_index(id).expect(id);
+    let c = CombatUnit::from_catalog(rules.data().catalog.unit(id).expect(id));
+    let face = c.fresh.unwrap_or(c.worn);
+    let u = &mut state.units[i];
+    u.place = Place::Map(hex);
+    u.battleworn = c.fresh.is_none();
+    u.sp_halves = face.sp.halves();
+    u.cr = face.cr;
+    u.on_hold = false;
+    u.acted = false;
+    u.morale_hits = hits;
+    i
+}
+
+fn ids(state: &State, side: Side, ty: UnitType) -> Vec<String> {
+    state.units.iter().filter(|u| u.side == side && u.ty == ty).map(|u| u.id.clone()).collect()
+}
+
+fn options(rules: &BlindSwords, state: &State) -> Vec<String> {
+    match rules.pending(state) {
+        Pending::Decide(d) => d.options.into_iter().map(|o| o.id).collect(),
+        other => panic!("no decision: {other:?}"),
+    }
+}
+
+/// A hex pair across the Chaplin with no ford or bridge, both in play, the far one clear of
+/// other river hexsides' trouble: `(bank, across)`.
+fn chaplin_crossing(rules: &BlindSwords) -> (Hex, Hex) {
+    let map = &rules.data().map;
+    let area = &rules.scenario().area;
+    for h in map.hexes().filter(|h| area.contains(*h)) {
+        for (_, n) in map.neighbors(h) {
+            let side = map.hexside(h, n);
+            let all_in = map.neighbors(h).count() == 6 && map.neighbors(h).all(|(_, x)| area.contains(x));
+            if all_in
+                && side.contains(Hexside::TACTICAL_RIVER)
+                && !side.intersects(Hexside::FORD.union(Hexside::BRIDGE))
+                && caisson_blindswords::movement::cost(rules, UnitType::Infantry, None, false, Some(h), n).is_some()
+            {
+                return (h, n);
+            }
+        }
+    }
+    panic!("no Chaplin hexside without a ford or bridge");
+}
+
+/// A Confederate regiment with `hits` Morale Hits on the Chaplin's bank must retreat 1 hex; every
+/// other neighbour holds a Union regiment, so it can only cross the river off a ford.
+fn chaplin_retreat(hits: u8) -> (BlindSwords, State, usize, Hex) {
+    let (rules, mut state) = scenario("pv-16-1");
+    let (bank, across) = chaplin_crossing(&rules);
+    let csa = ids(&state, Side::Confederate, UnitType::Infantry);
+    let reb = set(&rules, &mut state, &csa[0], bank, hits);
+    let ring: Vec<Hex> = rules.data().map.neighbors(bank).map(|(_, n)| n).filter(|n| *n != across).collect();
+    let union = ids(&state, Side::Union, UnitType::Infantry);
+    let mut firer = None;
+    for (id, h) in union.iter().zip(&ring) {
+        firer.get_or_insert(set(&rules, &mut state, id, *h, 0));
+    }
+    let firer = firer.expect("a ring");
+    let order = RetreatOrder { unit: reb, hexes: 1, rule: "SR 12.1b R#".into(), causers: vec![firer] };
+    state.stage = Stage::Aftermath {
+        after: Aftermath {
+            by: Side::Union,
+            causers: vec![firer],
+            target: bank,
+            lead: reb,
+            retreats: vec![order],
+            panic: 0,
+            panicking: Vec::new(),
+            dice: Vec::new(),
+            later: Vec::new(),
+            done: Vec::new(),
+            then: Then::Fire { firer, retreating: Vec::new() },
+        },
+    };
+    sequence::advance(&rules, &mut state);
+    (rules, state, reb, across)
+}
+
+/// Digest §8 T44, EX 2.10k: an unmarked unit retreating across the Chaplin off a ford or bridge
+/// takes a Morale Hit and is Shaken; a Disrupted unit stays Disrupted, with no Break Test
+/// (ruling A-53).
+#[test]
+fn t44_ex_2_10k_chaplin_retreat_shakes_and_leaves_disrupted_as_it_is() {
+    let (rules, state, reb, across) = chaplin_retreat(0);
+    assert_eq!(state.units[reb].place, Place::Map(across), "across the river");
+    assert_eq!(state.units[reb].morale_hits, 1, "Shaken");
+    assert!(state.log.iter().any(|e| e.rule.as_deref() == Some("EX 2.10k")), "the hit is logged with its rule");
+    rules.check(&state).expect("the state holds");
+
+    let (rules, state, reb, across) = chaplin_retreat(2);
+    assert_eq!(state.units[reb].place, Place::Map(across), "no Break Test sends it to the track");
+    assert_eq!(state.units[reb].morale_hits, 2, "still Disrupted");
+    let name = state.units[reb].name.clone();
+    assert!(!state.log.iter().any(|e| e.text.contains(&name) && e.text.contains("Break Test")), "no Break Test");
+    rules.check(&state).expect("the state holds");
+}
+
+/// Digest §8 T23, SR 7.3 example, EX 7.3c: a Commander-in-Chief chit (A. McCook) may activate a
+/// brigade already activated this turn; it gets a full order.
+#[test]
+fn t23_sr_7_3_cic_chit_on_an_activated_brigade() {
+    let (rules, mut state) = scenario("pv-16-1");
+    let cat = &rules.data().catalog;
+    let b = state
+        .brigades
+        .iter()
+        .find(|b| cat.brigade(&b.id).is_some_and(|c| c.wing == "i-corps" && c.division.is_some()))
+        .map(|b| b.id.clone())
+        .expect("an I Corps brigade");
+    let unit = state.units.iter().position(|u| u.brigade.as_deref() == Some(&b) && !u.ty.is_artillery()).expect("unit");
+    let id = state.units[unit].id.clone();
+    set(&rules, &mut state, &id, "2020".parse().expect("hex"), 0);
+    state.brigade_mut(&b).expect("brigade").activated = true;
+    state.stage = Stage::Mccook;
+    let cic = format!("cic:{b}");
+    assert!(options(&rules, &state).contains(&cic), "offered for an activated brigade");
+    rules.choose(&mut state, &cic).expect("cic");
+    assert!(matches!(&state.stage, Stage::Orders { brigade, .. } if *brigade == b), "{:?}", state.stage);
+    let orders = options(&rules, &state);
+    for o in ["order:attack", "order:defend", "order:maneuver", "order:regroup"] {
+        assert!(orders.iter().any(|x| x == o), "a full order set: {orders:?}");
+    }
+}
+
+/// Digest §8 T63, SR 6.3: the Union passes, the Confederates move a battery, the Union passes,
+/// the Confederates pass: two passes in a row end the Artillery Steps, and the Union battery that
+/// never moved stays unactivated.
+#[test]
+fn t63_sr_6_3_artillery_steps_end_after_two_passes_in_a_row() {
+    let (rules, mut state) = scenario("pv-16-1");
+    let ub = ids(&state, Side::Union, UnitType::Artillery)[0].clone();
+    let cb = ids(&state, Side::Confederate, UnitType::Artillery)[0].clone();
+    let ui = set(&rules, &mut state, &ub, "1020".parse().expect("hex"), 0);
+    let ci = set(&rules, &mut state, &cb, "3520".parse().expect("hex"), 0);
+    // A second Confederate battery, so that the Confederates still have one to move and pass.
+    let cb2 = ids(&state, Side::Confederate, UnitType::Artillery)[1].clone();
+    let ci2 = set(&rules, &mut state, &cb2, "3522".parse().expect("hex"), 0);
+    state.stage = Stage::Artillery { side: Side::Union, passes: 0 };
+    rules.choose(&mut state, "pass").expect("Union pass");
+    assert_eq!(state.stage, Stage::Artillery { side: Side::Confederate, passes: 1 });
+    rules.choose(&mut state, &format!("move:{cb}")).expect("Confederate battery");
+    rules.choose(&mut state, "stop").expect("stop");
+    assert!(state.units[ci].acted);
+    assert_eq!(state.stage, Stage::Artillery { side: Side::Union, passes: 0 }, "a move resets the count");
+    rules.choose(&mut state, "pass").expect("Union pass");
+    assert_eq!(state.stage, Stage::Artillery { side: Side::Confederate, passes: 1 });
+    rules.choose(&mut state, "pass").expect("Confederate pass");
+    assert!(!matches!(state.stage, Stage::Artillery { .. }), "the phase is over: {:?}", state.stage);
+    assert!(state.log.iter().any(|e| e.text == "The Artillery Steps end" && e.rule.as_deref() == Some("SR 6.3")));
+    assert!(!state.units[ui].acted, "the Union battery stays unactivated");
+    assert!(!state.units[ci2].acted);
+}
+
+/// The SR 12.1 panic example's counters (values the example gives as illustrations), carried by
+/// four regiments of Sam Wood's brigade: the Lead Unit 4-3 (Battleworn 1-2), a 3-3 (C-2), a 1-3
+/// (C-2) in the same hex, and next to it a Shaken 6-4 (2-3).
+const LEAD: &str = "c-33al";
+const THREE: &str = "c-32ms";
+const ONE: &str = "c-3csa";
+const SIX: &str = "c-45ms";
+
+fn panic_data() -> Arc<Data> {
+    let mut data = Data::load(&DataDir::builtin()).expect("built-in data");
+    let face = |sp: Sp, cr: u8| Face { sp, cr };
+    for u in &mut data.catalog.units {
+        let (fresh, worn) = match u.id.as_str() {
+            LEAD => (face(Sp::whole(4), 3), face(Sp::whole(1), 2)),
+            THREE => (face(Sp::whole(3), 3), face(Sp::CADRE, 2)),
+            ONE => (face(Sp::whole(1), 3), face(Sp::CADRE, 2)),
+            SIX => (face(Sp::whole(6), 4), face(Sp::whole(2), 3)),
+            _ => continue,
+        };
+        u.fresh = Some(fresh);
+        u.worn = worn;
+    }
+    Arc::new(data)
+}
+
+/// A clear hex whose every hex within 4 is in play.
+fn open_hex(rules: &BlindSwords) -> Hex {
+    let map = &rules.data().map;
+    let area = &rules.scenario().area;
+    map.hexes()
+        .filter(|h| area.contains(*h) && map.tactical(*h) == Some(TacticalTerrain::Clear))
+        .find(|h| {
+            let near: Vec<Hex> = map.hexes().filter(|n| map.distance(*h, *n) <= 4).collect();
+            near.len() == 61 && near.iter().all(|n| area.contains(*n))
+        })
+        .expect("an open hex")
+}
+
+/// Digest §8 T11, SR 12.1 panic example, through the engine: a battery's fire reads a Tough test
+/// for the Lead Unit (CR 3); the test's coloured 5 is "D2" and white 5 "MH R2 (P1)" (ruling PT3).
+/// D2 flips the Lead Unit and the 3-SP regiment to their Battleworn sides; the Lead Unit is
+/// Shaken and retreats 2 hexes. One unit must Panic: of the units next to the tested hex with a
+/// modified CR of 2 or less, only the (now C-2) regiment qualifies: the 1-SP regiment is CR 3 and
+/// the Shaken 6-SP regiment next to the hex 4 - 1 = 3. It takes a Morale Hit (Shaken) and
+/// retreats 3 hexes, as SR 12.1b says (the example says 2; ruling A-46b).
+#[test]
+fn t11_sr_12_1_panic_example_through_the_engine() {
+    let (rules, mut state) = BlindSwords::new(panic_data(), "pv-16-1").expect("scenario");
+    for u in &mut state.units {
+        u.place = Place::Eliminated;
+    }
+    state.to_place.clear();
+    let map = &rules.data().map;
+    let target = open_hex(&rules);
+    let beside = map.neighbors(target).map(|(_, n)| n).next().expect("a neighbour");
+    let far = map.hexes().find(|h| map.distance(*h, target) == 4 && map.distance(*h, beside) == 4).expect("hex");
+    let lead = set(&rules, &mut state, LEAD, target, 0);
+    let three = set(&rules, &mut state, THREE, target, 0);
+    let one = set(&rules, &mut state, ONE, target, 0);
+    let six = set(&rules, &mut state, SIX, beside, 1);
+    let battery = ids(&state, Side::Union, UnitType::Artillery)[0].clone();
+    let firer = set(&rules, &mut state, &battery, far, 0);
+    // The CRT column where a roll of 62 gives a CR 3 Lead Unit a Tough test (the CRT is
+    // reconstructed, ruling A-04; the example's own column is not given).
+    let roll = D66::from_value(62).expect("d66");
+    let column = (0..13).find(|c| rules.data().charts.crt.result(*c, roll, 3) == Some(Section::Tough)).expect("column");
+    let in_hex: Vec<usize> = (0..state.units.len()).filter(|i| state.units[*i].place == Place::Map(target)).collect();
+    let lead_ix = in_hex.iter().position(|i| *i == lead).expect("lead");
+    state.stage = Stage::FireTest { firer, target, lead: lead_ix, column, roll: 62, second: None, dice: Vec::new() };
+    rules.roll(&mut state, &[5, 5]).expect("the test's coloured and white dice");
+    // The retreats: the owner picks among equal paths.
+    for _ in 0..4 {
+        match rules.pending(&state) {
+            Pending::Decide(d) if d.kind == "retreat" => {
+                let id = d.options[0].id.clone();
+                rules.choose(&mut state, &id).expect("path");
+            }
+            _ => break,
+        }
+    }
+    let u = |i: usize| &state.units[i];
+    assert!(u(lead).battleworn && u(three).battleworn && !u(one).battleworn, "D2: the Lead Unit and the 3-SP");
+    assert_eq!((u(lead).sp_halves, u(lead).cr), (2, 2), "1-2");
+    assert_eq!((u(three).sp_halves, u(three).cr), (1, 2), "C-2");
+    assert_eq!(u(lead).morale_hits, 1, "the Lead Unit is Shaken");
+    assert_eq!(map.distance(target, state.hex_of(lead).expect("on the map")), 2, "R2");
+    assert!(state.log.iter().any(|e| e.text == format!("{} must Panic", u(three).name)));
+    assert_eq!(u(three).morale_hits, 1, "the panicking unit is Shaken");
+    assert!(map.distance(target, state.hex_of(three).expect("on the map")) >= 3, "3 hexes back");
+    assert_eq!(state.hex_of(one), Some(target), "the 1-SP regiment (CR 3) stays");
+    assert_eq!((state.hex_of(six), u(six).morale_hits), (Some(beside), 1), "the Shaken 6-SP (CR 3) stays");
+    rules.check(&state).expect("the state holds");
+}
+
+/// Starkweather's brigade regroups with the 79th Pennsylvania on the map and the 24th Illinois
+/// (Battleworn CR 2) in the Broken Track's "Available" box, the enemy 8 hexes off; the rebuild
+/// roll is `die`. Returns the state after it.
+fn rebuild_roll(die: u8) -> (BlindSwords, State) {
+    let (rules, mut state) = scenario("pv-16-1");
+    let hex = open_hex(&rules);
+    let map = &rules.data().map;
+    let enemy = map.hexes().find(|h| map.distance(*h, hex) == 8).expect("hex");
+    set(&rules, &mut state, "u-79pa", hex, 0);
+    set(&rules, &mut state, "c-41ga", enemy, 0);
+    let il = set(&rules, &mut state, "u-24il", hex, 0);
+    let worn = CombatUnit::from_catalog(rules.data().catalog.unit("u-24il").expect("24IL")).worn;
+    let u = &mut state.units[il];
+    u.place = Place::Broken(0);
+    u.battleworn = true;
+    u.sp_halves = worn.sp.halves();
+    u.cr = worn.cr;
+    assert_eq!(worn.cr, 2, "the example's Battleworn CR 2");
+    state.stage = Stage::Orders { brigade: "starkweather".into(), by: caisson_blindswords::state::Activator::Command };
+    rules.choose(&mut state, "order:regroup").expect("Regroup");
+    rules.choose(&mut state, "rebuild:u-24il").expect("rebuild");
+    match rules.pending(&state) {
+        Pending::Roll(r) => assert!(r.purpose.ends_with("at or under 2"), "{}", r.purpose),
+        other => panic!("a roll: {other:?}"),
+    }
+    rules.roll(&mut state, &[die]).expect("die");
+    (rules, state)
+}
+
+/// Digest §8 T20, SR 13.2b: under Regroup, a unit in the "Available" box with Battleworn CR 2
+/// (automatically supported) rebuilds on a 1: its owner places it, Battleworn, at least 3 hexes
+/// from the enemy and within 3 of a unit of the brigade. On a 3 it fails and stays in the box.
+#[test]
+fn t20_sr_13_2b_rebuild_on_1_not_on_3() {
+    let (rules, state) = rebuild_roll(1);
+    let hexes: Vec<Hex> = match rules.pending(&state) {
+        Pending::Decide(d) if d.kind == "rally-place" => {
+            d.options.iter().filter_map(|c| c.id.strip_prefix("hex:")).map(|h| h.parse().expect("hex")).collect()
+        }
+        other => panic!("the placement: {other:?}"),
+    };
+    let map = &rules.data().map;
+    let pa = state.hex_of(state.unit_index("u-79pa").expect("79PA")).expect("on the map");
+    let ga = state.hex_of(state.unit_index("c-41ga").expect("41GA")).expect("on the map");
+    assert!(!hexes.is_empty() && hexes.iter().all(|h| map.distance(*h, ga) >= 3 && map.distance(*h, pa) <= 3));
+
+    let (_, state) = rebuild_roll(3);
+    let il = state.unit_index("u-24il").expect("24IL");
+    assert_eq!(state.units[il].place, Place::Broken(0), "failed: still Available");
+}
+
+/// The modifiers of the activation roll pending, as (value, rule).
+fn roll_modifiers(rules: &BlindSwords, state: &State) -> Vec<(i32, String)> {
+    match rules.pending(state) {
+        Pending::Roll(r) => r.modifiers.iter().map(|m| (m.value, m.rule.clone())).collect(),
+        other => panic!("an activation roll: {other:?}"),
+    }
+}
+
+/// The Division Activation Chits of a side in a scenario.
+fn dacs(rules: &BlindSwords, state: &State, side: Side) -> Vec<String> {
+    let cat = &rules.data().catalog;
+    let mut all: Vec<String> = rules.all_chits(state);
+    let owner = if side == Side::Union { Owner::Union } else { Owner::Confederate };
+    all.retain(|c| cat.chit(c).is_some_and(|x| x.kind == ChitKind::Division && x.side == owner));
+    all
+}
+
+/// Digest §8 T59, EX 16.1e: a Confederate activation roll has a -1 on turns 1 and 2, none from
+/// turn 3.
+#[test]
+fn t59_ex_16_1e_confederate_activation_minus_one_on_turns_1_and_2() {
+    let (rules, mut state) = scenario("pv-16-1");
+    let chit = dacs(&rules, &state, Side::Confederate)[0].clone();
+    let brigade = rules.data().catalog.chit(&chit).and_then(|c| c.command.clone()).expect("division");
+    let brigade = state
+        .brigades
+        .iter()
+        .find(|b| rules.data().catalog.brigade(&b.id).and_then(|c| c.division.as_deref()) == Some(brigade.as_str()))
+        .map(|b| b.id.clone())
+        .expect("a brigade of the division");
+    for (turn, want) in [(1, vec![(-1, "EX 16.1e".to_string())]), (2, vec![(-1, "EX 16.1e".to_string())]), (3, vec![])]
+    {
+        state.turn = turn;
+        state.stage = Stage::ActivationRoll { chit: chit.clone(), brigade: brigade.clone() };
+        assert_eq!(roll_modifiers(&rules, &state), want, "turn {turn}");
+    }
+}
+
+/// Digest §8 T54, EX 16.4c: with 4, 5, 6 or 7 Union DACs in the cup this turn (the one drawn
+/// included), the Union activation roll is modified 0, +1, +2, +2.
+#[test]
+fn t54_ex_16_4c_union_dacs_in_the_cup_modify_the_activation_roll() {
+    let (rules, mut state) = scenario("pv-16-4");
+    let union = dacs(&rules, &state, Side::Union);
+    assert!(union.len() >= 7, "{union:?}");
+    let drawn = union[0].clone();
+    let division = rules.data().catalog.chit(&drawn).and_then(|c| c.command.clone()).expect("division");
+    let brigade = state
+        .brigades
+        .iter()
+        .find(|b| rules.data().catalog.brigade(&b.id).and_then(|c| c.division.as_deref()) == Some(division.as_str()))
+        .map(|b| b.id.clone())
+        .expect("a brigade of the division");
+    for (n, want) in [(4, 0), (5, 1), (6, 2), (7, 2)] {
+        state.chits.cup = union[1..n].to_vec();
+        state.chits.played = vec![drawn.clone()];
+        state.stage = Stage::ActivationRoll { chit: drawn.clone(), brigade: brigade.clone() };
+        let total: i32 = roll_modifiers(&rules, &state).iter().filter(|(_, r)| r == "EX 16.4c").map(|(v, _)| v).sum();
+        assert_eq!(total, want, "{n} Union DACs");
+    }
+}
+
+/// Digest §8 T53, EX 14.2b-c: released by the Buell Track, Greusel (Sheridan's first released
+/// brigade) leaves On Hold with Sheridan's divisional batteries, Barnett and Hescock, and
+/// takes a Maneuver activation at once, in which only its regiments move (no battery).
+#[test]
+fn t53_ex_14_2b_releasing_greusel() {
+    let (rules, mut state) = BlindSwords::new(Data::builtin().expect("built-in data"), "pv-16-1").expect("scenario");
+    for i in state.to_place.clone() {
+        state.units[i].place = Place::Eliminated;
+    }
+    state.to_place.clear();
+    // Greusel's regiments on the map, one a hex (their set-up is the owner's).
+    let map = &rules.data().map;
+    let centre = open_hex(&rules);
+    let hexes: Vec<Hex> = map.neighbors(centre).map(|(_, n)| n).collect();
+    for (id, h) in ["u-36il", "u-88il", "u-21mi", "u-24wi"].iter().zip(hexes) {
+        let i = state.unit_index(id).expect(id);
+        state.units[i].place = Place::Map(h);
+    }
+    assert!(state.brigade("greusel").is_some_and(|b| b.on_hold), "On Hold at the start");
+    state.stage = Stage::Release { left: 1, corps: vec!["iii-corps".into()] };
+    rules.choose(&mut state, "release:greusel").expect("release");
+    assert!(state.brigade("greusel").is_some_and(|b| !b.on_hold));
+    for id in ["u-barnett-art", "u-hescock-art", "u-36il"] {
+        assert!(!state.units[state.unit_index(id).expect(id)].on_hold, "{id} released");
+    }
+    let laiboldt = state.units.iter().find(|u| u.brigade.as_deref() == Some("laiboldt")).expect("Laiboldt");
+    assert!(laiboldt.on_hold, "the division's other brigade stays On Hold");
+    match &state.stage {
+        Stage::Move { for_: caisson_blindswords::state::MoveFor::Brigade { brigade, order, .. }, .. } => {
+            assert_eq!((brigade.as_str(), *order), ("greusel", caisson_blindswords::charts::Order::Maneuver));
+        }
+        other => panic!("Greusel's Maneuver activation: {other:?}"),
+    }
+    let units: Vec<String> = match rules.pending(&state) {
+        Pending::Decide(d) => d.options.iter().filter_map(|o| o.id.strip_prefix("unit:").map(String::from)).collect(),
+        other => panic!("{other:?}"),
+    };
+    assert!(!units.is_empty() && units.iter().all(|u| !u.ends_with("-art")), "regiments only: {units:?}");
+}
+
+/// Digest §8 T22, SR 7.3a: Fortunes of War drawn, then the Fog of War chit: the Fog of War chit
+/// is negated, discarded with no Fog of War roll, and the next draw follows.
+#[test]
+fn t22_sr_7_3a_fortunes_of_war_negates_the_fog_of_war_chit() {
+    use caisson_blindswords::registry::SYSTEM;
+    use caisson_kernel::{DiceMode, Game, Setup};
+    let (rules, state) = BlindSwords::new(Data::builtin().expect("built-in data"), "pv-16-0").expect("scenario");
+    let setup =
+        Setup { system: SYSTEM.into(), scenario: "pv-16-0".into(), seed: 1, dice: DiceMode::Manual, options: vec![] };
+    let mut g = Game::new(rules, state, setup);
+    let die = |g: &mut Game<BlindSwords>, faces: [u8; 2]| {
+        for f in faces {
+            g.choose(&format!("die:{f}")).unwrap_or_else(|e| panic!("die {f}: {e}"));
+        }
+    };
+    // Command Decision Phase: each side's first event as Key Chit, the first of the rest drawn.
+    for _ in 0..2 {
+        let first = g.pending().expect("key chit").options[0].id.clone();
+        g.choose(&first).expect("key chit");
+    }
+    die(&mut g, [1, 1]);
+    die(&mut g, [1, 1]);
+    // A chit of the cup is drawn by two dice read in base 6 (tests/sequence.rs).
+    let index = |g: &Game<BlindSwords>, chit: &str| {
+        let i = g.state().chits.cup.iter().position(|c| c == chit).expect(chit);
+        [u8::try_from(i / 6 + 1).unwrap_or(0), u8::try_from(i % 6 + 1).unwrap_or(0)]
+    };
+    let faces = index(&g, "fortunes-of-war");
+    die(&mut g, faces);
+    assert!(g.state().chits.fortunes);
+    let faces = index(&g, "fog-of-war");
+    die(&mut g, faces);
+    let s = g.state();
+    assert!(!s.chits.fortunes);
+    assert!(s.chits.played.iter().any(|c| c == "fog-of-war"), "discarded");
+    assert!(s
+        .log
+        .iter()
+        .any(|e| e.text.ends_with("is negated by Fortunes of War") && e.rule.as_deref() == Some("SR 7.3a")));
+    assert!(!matches!(s.stage, Stage::Fog), "no Fog of War roll: {:?}", s.stage);
+    assert!(!s.log.iter().any(|e| e.rule.as_deref() == Some("EX 7.3b")), "no Fog of War result");
+}
+
+/// The SR 12.8 example's counters (as in tests/close_step.rs): the 1st WV (3-2, Battleworn 1-1)
+/// and the 4th WV (Battleworn 4-1) attack the 36th VA (Battleworn 5-4) and the 69th NC
+/// (Battleworn 2-3) up a Slope.
+fn close_example() -> (BlindSwords, State, Hex, Hex) {
+    const IDS: [(&str, u8, u8, u8, u8, bool); 4] = [
+        ("u-123il", 3, 2, 1, 1, false),
+        ("u-105oh", 12, 2, 4, 1, true),
+        ("c-41ga", 15, 5, 5, 4, true),
+        ("c-6tn", 6, 4, 2, 3, true),
+    ];
+    let mut data = Data::load(&DataDir::builtin()).expect("built-in data");
+    for u in &mut data.catalog.units {
+        if let Some((_, fs, fc, ws, wc, _)) = IDS.iter().find(|x| x.0 == u.id) {
+            u.fresh = Some(Face { sp: Sp::whole(*fs), cr: *fc });
+            u.worn = Face { sp: Sp::whole(*ws), cr: *wc };
+            u.weapon = caisson_blindswords::catalog::Weapon::R;
+        }
+    }
+    let (rules, mut state) = BlindSwords::new(Arc::new(data), "pv-16-1").expect("scenario");
+    let map = &rules.data().map;
+    let area = &rules.scenario().area;
+    let clear = |h: Hex| area.contains(h) && map.tactical(h) == Some(TacticalTerrain::Clear);
+    let (usa, csa) = map
+        .hexes()
+        .filter(|h| clear(*h))
+        .find_map(|a| {
+            map.neighbors(a)
+                .map(|(_, d)| d)
+                .find(|d| clear(*d) && map.elevation(*d) > map.elevation(a) && map.hexside(a, *d) == Hexside::SLOPE)
+                .map(|d| (a, d))
+        })
+        .expect("a slope");
+    for u in &mut state.units {
+        u.place = Place::Eliminated;
+    }
+    for b in &mut state.brigades {
+        b.on_hold = false;
+    }
+    for (id, _, _, _, _, worn) in IDS {
+        let hex = if id.starts_with("u-") { usa } else { csa };
+        let i = set(&rules, &mut state, id, hex, 0);
+        if worn {
+            let f = rules.data().catalog.unit(id).expect(id).worn;
+            let u = &mut state.units[i];
+            u.battleworn = true;
+            u.sp_halves = f.sp.halves();
+            u.cr = f.cr;
+        }
+    }
+    let brigade = state.units[state.unit_index("u-123il").expect("1st WV")].brigade.clone().expect("a brigade");
+    state.stage = Stage::Move {
+        for_: caisson_blindswords::state::MoveFor::Brigade {
+            brigade,
+            order: caisson_blindswords::charts::Order::Attack,
+            by: caisson_blindswords::state::Activator::Command,
+        },
+        moved: Vec::new(),
+        current: None,
+    };
+    (rules, state, usa, csa)
+}
+
+/// Digest §8 T45, SR 12.7: the SR 12.8 example's attack (column "3") rolls 65 instead, a Tough
+/// test for the 36th VA (CR 4); its coloured 1 reads "-" and white 4 "MH RA2": both defenders
+/// retreat two hexes, and the attackers may advance two hexes, the first into the emptied hex
+/// (tests/close_step.rs has the one-hex case after a one-hex retreat).
+#[test]
+fn t45_sr_12_7_two_hex_retreat_gives_a_two_hex_advance() {
+    let (rules, mut state, _, csa) = close_example();
+    for id in ["done".to_string(), format!("target:{csa}"), "unit:u-123il".into(), "unit:u-105oh".into()] {
+        rules.choose(&mut state, &id).unwrap_or_else(|e| panic!("{id}: {e}"));
+    }
+    for id in ["declare", "done", "hold"] {
+        rules.choose(&mut state, id).unwrap_or_else(|e| panic!("{id}: {e}"));
+    }
+    rules.roll(&mut state, &[6, 5]).expect("d66 65");
+    let logged = state.log.iter().rev().find(|e| e.roll.is_some()).expect("the d66 logged").text.clone();
+    assert!(logged.contains("column 3, roll 65") && logged.contains("Tough"), "{logged}");
+    rules.roll(&mut state, &[1, 4]).expect("the test's dice");
+    while let Pending::Decide(d) = rules.pending(&state) {
+        if d.kind != "retreat" {
+            break;
+        }
+        let id = d.options[0].id.clone();
+        rules.choose(&mut state, &id).expect("path");
+    }
+    let map = &rules.data().map;
+    for id in ["c-41ga", "c-6tn"] {
+        let h = state.hex_of(state.unit_index(id).expect(id)).expect("on the map");
+        assert_eq!(map.distance(csa, h), 2, "{id} retreated two hexes");
+    }
+    match rules.pending(&state) {
+        Pending::Decide(d) => {
+            assert_eq!(d.kind, "advance");
+            assert!(d.prompt.contains(&format!("into {csa} (up to 2 hexes")), "{}", d.prompt);
+        }
+        other => panic!("the advance: {other:?}"),
+    }
+}
+
+/// Sheridan's chit drawn after Fortunes of War, with Greusel's and (if `both`) Laiboldt's
+/// regiments on the map, neither activated: the owner marks Greusel. Returns the state after.
+fn negated_sheridan(both: bool) -> State {
+    let (rules, mut state) = scenario("pv-16-1");
+    let centre = open_hex(&rules);
+    let hexes: Vec<Hex> = rules.data().map.neighbors(centre).map(|(_, n)| n).collect();
+    set(&rules, &mut state, "u-36il", hexes[0], 0);
+    if both {
+        set(&rules, &mut state, "u-2mo", hexes[3], 0);
+    }
+    state.chits.cup.retain(|c| c != "sheridan");
+    state.chits.out.retain(|c| c != "sheridan");
+    state.chits.played.push("sheridan".into());
+    state.stage = Stage::PickBrigade { chit: "sheridan".into(), negated: true };
+    rules.choose(&mut state, "brigade:greusel").expect("brigade");
+    state
+}
+
+/// Digest §8 T21, SR 7.3a: a Division Activation Chit drawn after Fortunes of War marks one
+/// brigade of the division Activated, with no action at all; with another brigade of the
+/// division still to activate the chit returns to the cup, with none it is discarded.
+#[test]
+fn t21_sr_7_3a_negated_dac_returns_to_the_cup_while_brigades_remain() {
+    let state = negated_sheridan(true);
+    let b = state.brigade("greusel").expect("Greusel");
+    assert!(b.activated && b.order.is_none(), "Activated, no order");
+    assert!(state.log.iter().any(|e| e.text.contains("does nothing")));
+    assert!(state.log.iter().any(|e| e.text.ends_with("goes back in the cup")), "Laiboldt is left: back in the cup");
+    let state = negated_sheridan(false);
+    assert!(state.brigade("greusel").is_some_and(|b| b.activated));
+    assert!(!state.log.iter().any(|e| e.text.ends_with("goes back in the cup")), "no brigade left: discarded");
+    assert!(!state.chits.cup.iter().any(|c| c == "sheridan"));
+}
