@@ -15,7 +15,7 @@ pub mod gcacw;
 pub mod liddell;
 pub mod search;
 
-pub use search::{decide, Heuristics, Level};
+pub use search::{decide, Heuristics, Level, Searched};
 
 use caisson_kernel::{random_choice, Dice, DynGame};
 
@@ -62,21 +62,28 @@ impl Bot {
     /// the random player.
     #[must_use]
     pub fn choose(self, game: &dyn DynGame, seed: u64) -> Option<String> {
+        self.choose_searched(game, seed).map(|s| s.choice)
+    }
+
+    /// [`Bot::choose`], with the playouts its search ran (none but the computer opponent's).
+    #[must_use]
+    pub fn choose_searched(self, game: &dyn DynGame, seed: u64) -> Option<Searched> {
         let decision = game.pending()?;
+        let plain = |choice: String| Some(Searched { choice, ..Searched::default() });
         if let Bot::Ai(level) = self {
             if let Some(g) = game.as_any().downcast_ref::<caisson_kernel::Game<caisson_gcacw::Gcacw>>() {
                 let h = gcacw::GcacwHeuristics::new(g.rules());
-                return Some(decide(g.rules(), g.state(), &decision, &h, level, seed));
+                return Some(search::search(g.rules(), g.state(), &decision, &h, level.budget(), seed));
             }
         }
         if self == Bot::Liddell {
             if let Some(g) = game.as_any().downcast_ref::<caisson_kernel::Game<caisson_blindswords::BlindSwords>>() {
                 // The deciding side's view only: never the state (hidden chits, the cup).
                 let view = game.view(Some(&decision.side));
-                return Some(liddell::choose(g.rules(), &view, &decision, seed));
+                return plain(liddell::choose(g.rules(), &view, &decision, seed));
             }
         }
-        Some(random_choice(&decision, &mut Dice::new(seed)).to_string())
+        plain(random_choice(&decision, &mut Dice::new(seed)).to_string())
     }
 }
 

@@ -112,16 +112,44 @@ pub fn decide_with<R: Rules, H: Heuristics<R>>(
     budget: Budget,
     seed: u64,
 ) -> String {
+    search(rules, state, decision, h, budget, seed).choice
+}
+
+/// What one decision's search did: the option chosen and the playouts (rollouts) it ran.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Searched {
+    /// The option id chosen.
+    pub choice: String,
+    /// Rollouts played.
+    pub playouts: u64,
+    /// Decisions taken inside those rollouts.
+    pub playout_decisions: u64,
+}
+
+/// [`decide_with`], also counting the playouts.
+pub fn search<R: Rules, H: Heuristics<R>>(
+    rules: &R,
+    state: &R::State,
+    decision: &Decision,
+    h: &H,
+    budget: Budget,
+    seed: u64,
+) -> Searched {
     let options = &decision.options;
     let mut dice = Dice::new(seed);
+    let chosen = |choice: &str, playouts: u64, playout_decisions: u64| Searched {
+        choice: choice.to_string(),
+        playouts,
+        playout_decisions,
+    };
     if options.len() <= 1 || decision.kind == "roll" {
-        return random_choice(decision, &mut dice).to_string();
+        return chosen(random_choice(decision, &mut dice), 0, 0);
     }
     let priors = h.priors(rules, state, decision);
     let order = ranked(&priors);
     let best_prior = order.first().and_then(|&i| options.get(i)).map_or("", |c| c.id.as_str());
     if budget.rollouts == 0 || budget.candidates <= 1 {
-        return best_prior.to_string();
+        return chosen(best_prior, 0, 0);
     }
     let mut root = state.clone();
     h.trim(&mut root);
@@ -129,14 +157,20 @@ pub fn decide_with<R: Rules, H: Heuristics<R>>(
         order.iter().filter(|&&i| priors.get(i).is_some_and(|p| *p > f64::NEG_INFINITY)).take(budget.candidates);
     // Each candidate's rollout values; the n-th rollout of every candidate meets the same dice.
     let mut tried: Vec<(&str, Vec<f64>)> = Vec::new();
+    let (mut playouts, mut playout_decisions) = (0, 0);
     for &i in searched {
         let Some(option) = options.get(i) else { continue };
         let values = (0..budget.rollouts)
-            .map(|r| rollout(rules, &root, &option.id, h, &decision.side, budget, mix(seed, r as u64)))
+            .map(|r| {
+                let (value, steps) = rollout(rules, &root, &option.id, h, &decision.side, budget, mix(seed, r as u64));
+                playouts += 1;
+                playout_decisions += steps;
+                value
+            })
             .collect();
         tried.push((option.id.as_str(), values));
     }
-    let Some((_, base)) = tried.first() else { return best_prior.to_string() };
+    let Some((_, base)) = tried.first() else { return chosen(best_prior, playouts, playout_decisions) };
     // The best prior stands unless another candidate beats it clearly: by more than the margin
     // plus the spread of their paired differences. A few rollouts are noisy, and choosing by
     // noise among options the prior ranks well is worse than the prior alone.
@@ -150,7 +184,7 @@ pub fn decide_with<R: Rules, H: Heuristics<R>>(
             best = (mean, id);
         }
     }
-    best.1.to_string()
+    chosen(best.1, playouts, playout_decisions)
 }
 
 /// Option indices, best prior first (ties keep the options' order).
@@ -219,12 +253,13 @@ fn rollout<R: Rules, H: Heuristics<R>>(
     side: &str,
     budget: Budget,
     seed: u64,
-) -> f64 {
+) -> (f64, u64) {
     let mut sim = Sim::new(rules, root.clone(), seed);
     if !sim.choose(first) {
-        return f64::NEG_INFINITY;
+        return (f64::NEG_INFINITY, 0);
     }
     let start = h.clock(root);
+    let mut steps = 1;
     for _ in 0..budget.horizon {
         let Some(d) = sim.settle() else { break };
         if h.clock(&sim.state) != start {
@@ -236,10 +271,11 @@ fn rollout<R: Rules, H: Heuristics<R>>(
         if !sim.choose(&option.id) {
             break;
         }
+        steps += 1;
     }
     // Rolls due after the last choice are part of its outcome.
     sim.settle();
-    h.value(rules, &sim.state, side)
+    (h.value(rules, &sim.state, side), steps)
 }
 
 /// SplitMix64 of a seed and a counter: independent seeds for the rollouts.

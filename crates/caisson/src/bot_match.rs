@@ -61,6 +61,9 @@ pub struct GameResult {
     /// How long each side's bot took over each of its decisions, in milliseconds.
     #[serde(skip)]
     pub think_ms: BTreeMap<String, Vec<f64>>,
+    /// The playouts (search rollouts) each side's bot ran.
+    #[serde(skip)]
+    pub playouts: BTreeMap<String, u64>,
 }
 
 /// The bot of a side.
@@ -75,9 +78,17 @@ fn bot_for(plan: &Plan, side: &str) -> Bot {
 /// Plays one game of the plan.
 #[must_use]
 pub fn play_one(registry: &dyn Registry, plan: &Plan, seed: u64) -> GameResult {
-    let mut result =
-        GameResult { seed, finished: false, decisions: 0, outcome: None, error: None, think_ms: BTreeMap::new() };
+    let mut result = GameResult {
+        seed,
+        finished: false,
+        decisions: 0,
+        outcome: None,
+        error: None,
+        think_ms: BTreeMap::new(),
+        playouts: BTreeMap::new(),
+    };
     let mut think: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    let mut playouts: BTreeMap<String, u64> = BTreeMap::new();
     let setup = Setup {
         system: registry.system().to_string(),
         scenario: plan.scenario.clone(),
@@ -98,14 +109,17 @@ pub fn play_one(registry: &dyn Registry, plan: &Plan, seed: u64) -> GameResult {
             let bot = bot_for(plan, &decision.side);
             let choice_seed = caisson_ai::bot_seed(seed, game.actions().len() as u64);
             let started = Instant::now();
-            let Some(id) = bot.choose(game.as_ref(), choice_seed) else { return Ok(true) };
+            let Some(searched) = bot.choose_searched(game.as_ref(), choice_seed) else { return Ok(true) };
             think.entry(decision.side.clone()).or_default().push(started.elapsed().as_secs_f64() * 1000.0);
+            *playouts.entry(decision.side.clone()).or_default() += searched.playouts;
+            let id = searched.choice;
             game.choose(&id).map_err(|e| format!("the game refused `{id}`, which it offered: {e}"))?;
         }
         Ok(game.pending().is_none())
     }));
     result.decisions = game.actions().len() as u64;
     result.think_ms = think;
+    result.playouts = playouts;
     match played {
         Ok(Ok(true)) => result.finished = true,
         Ok(Ok(false)) => result.error = Some(format!("not over after {} decisions", plan.max_steps)),
@@ -210,6 +224,8 @@ pub struct Report {
     pub decisions: Stats,
     /// Milliseconds each side's bot took per decision (every game).
     pub think_ms: BTreeMap<String, Stats>,
+    /// Each side's search: playouts (rollouts) in all, and per second of that side's thinking.
+    pub search: BTreeMap<String, SearchSpeed>,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// Games played per second (playouts per second).
@@ -218,6 +234,15 @@ pub struct Report {
     pub decisions_per_second: f64,
     /// Every game.
     pub results: Vec<GameResult>,
+}
+
+/// How much a side's search played out over a match.
+#[derive(Clone, Debug, Serialize)]
+pub struct SearchSpeed {
+    /// Rollouts run.
+    pub playouts: u64,
+    /// Rollouts per second of the side's thinking time.
+    pub per_second: f64,
 }
 
 impl Report {
@@ -247,6 +272,16 @@ impl Report {
             }
         }
         let think_ms = think.iter().map(|(side, ms)| (side.clone(), Stats::of(ms))).collect();
+        let mut search: BTreeMap<String, SearchSpeed> = BTreeMap::new();
+        for r in &results {
+            for (side, n) in &r.playouts {
+                search.entry(side.clone()).or_insert(SearchSpeed { playouts: 0, per_second: 0.0 }).playouts += n;
+            }
+        }
+        for (side, s) in &mut search {
+            let thought: f64 = think.get(side).map_or(0.0, |ms| ms.iter().sum::<f64>() / 1000.0);
+            s.per_second = if thought > 0.0 { s.playouts as f64 / thought } else { 0.0 };
+        }
         let seconds = elapsed.as_secs_f64();
         let per_second = |n: f64| if seconds > 0.0 { n / seconds } else { 0.0 };
         Report {
@@ -263,6 +298,7 @@ impl Report {
             losses,
             decisions: Stats::of(&decisions),
             think_ms,
+            search,
             seconds,
             games_per_second: per_second(results.len() as f64),
             decisions_per_second: per_second(decisions.iter().sum()),
@@ -320,6 +356,9 @@ impl Report {
         )?;
         for (side, t) in &self.think_ms {
             writeln!(out, "{side} ms per decision: median {:.2}, p95 {:.2}, max {:.1}", t.median, t.p95, t.max)?;
+        }
+        for (side, s) in self.search.iter().filter(|(_, s)| s.playouts > 0) {
+            writeln!(out, "{side} search: {} playouts, {:.0} per second of thinking", s.playouts, s.per_second)?;
         }
         writeln!(
             out,

@@ -507,6 +507,19 @@ fn bot_match_reports_balance_as_json_and_plots_the_vp() {
 }
 
 #[test]
+fn a_bot_match_counts_the_searching_sides_playouts() {
+    let args = ["bot-match", "hsn-1", "--games", "1", "--union", "ai-normal", "--confederate", "ai-easy", "--json"];
+    let out = caisson(&args, "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON report");
+    // ai-normal tries up to 4 options with 3 rollouts each; ai-easy never searches.
+    let union = report["search"]["union"]["playouts"].as_u64().expect("union playouts");
+    assert!(union >= 3 && union.is_multiple_of(3), "{report}");
+    assert!(report["search"]["union"]["per_second"].as_f64().is_some_and(|s| s > 0.0), "{report}");
+    assert_eq!(report["search"]["confederate"]["playouts"], 0, "{report}");
+}
+
+#[test]
 fn a_bot_match_game_saved_loads_with_its_whole_log_and_final_score() {
     let dir = std::env::temp_dir().join(format!("caisson-bot-saves-{}", std::process::id()));
     let saves = dir.join("saves");
