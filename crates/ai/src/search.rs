@@ -94,7 +94,7 @@ pub fn decide<R: Rules, H: Heuristics<R>>(
     level: Level,
     seed: u64,
 ) -> String {
-    decide_with(rules, state, decision, h, level.budget(), seed)
+    search(rules, state, decision, h, level.budget(), seed).choice
 }
 
 /// How much better (in the value's units: victory points) a candidate's rollouts must be than
@@ -102,18 +102,6 @@ pub fn decide<R: Rules, H: Heuristics<R>>(
 /// prior. Measured on HSN Sc 1 (Union against the random player, 40 games): choosing the best
 /// mean outright won 5%, the prior alone 60%, this rule 52% (the same within the noise).
 const CLEAR_MARGIN: f64 = 1.0;
-
-/// [`decide`] with an explicit budget.
-pub fn decide_with<R: Rules, H: Heuristics<R>>(
-    rules: &R,
-    state: &R::State,
-    decision: &Decision,
-    h: &H,
-    budget: Budget,
-    seed: u64,
-) -> String {
-    search(rules, state, decision, h, budget, seed).choice
-}
 
 /// What one decision's search did: the option chosen and the playouts (rollouts) it ran.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -126,7 +114,8 @@ pub struct Searched {
     pub playout_decisions: u64,
 }
 
-/// [`decide_with`], also counting the playouts.
+/// The search of [`decide`] with an explicit budget: the option it chooses and the playouts it
+/// ran.
 pub fn search<R: Rules, H: Heuristics<R>>(
     rules: &R,
     state: &R::State,

@@ -1,7 +1,7 @@
 //! The search layer on the kernel's toy game "Race" (roll one die, two dice for one point less,
 //! or pass; points race to 15): when the search overrules the heuristic prior, and when not.
 
-use caisson_ai::search::{decide_with, Budget};
+use caisson_ai::search::{search, Budget};
 use caisson_ai::Heuristics;
 use caisson_kernel::toy::{Race, RaceState, SIDES};
 use caisson_kernel::{Decision, Pending, Rules};
@@ -46,7 +46,7 @@ fn a_clearly_better_option_overrules_the_prior() {
     let race = Race::default();
     let (state, decision) = first_decision(&race);
     for seed in 0..20 {
-        let choice = decide_with(&race, &state, &decision, &PassFirst { scale: 1.0 }, BUDGET, seed);
+        let choice = search(&race, &state, &decision, &PassFirst { scale: 1.0 }, BUDGET, seed).choice;
         assert_ne!(choice, "pass", "seed {seed}");
     }
 }
@@ -58,7 +58,19 @@ fn a_gain_within_the_margin_leaves_the_prior_standing() {
     let race = Race::default();
     let (state, decision) = first_decision(&race);
     for seed in 0..20 {
-        let choice = decide_with(&race, &state, &decision, &PassFirst { scale: 0.1 }, BUDGET, seed);
+        let choice = search(&race, &state, &decision, &PassFirst { scale: 0.1 }, BUDGET, seed).choice;
         assert_eq!(choice, "pass", "seed {seed}");
     }
+}
+
+#[test]
+fn every_searched_option_gets_its_rollouts_counted() {
+    // Race offers three options at the start: each of the 3 candidates gets 8 rollouts, each the
+    // candidate's choice and at most one decision more (horizon 1).
+    let race = Race::default();
+    let (state, decision) = first_decision(&race);
+    assert_eq!(decision.options.len(), 3);
+    let searched = search(&race, &state, &decision, &PassFirst { scale: 1.0 }, BUDGET, 5);
+    assert_eq!(searched.playouts, 24);
+    assert!((24..=48).contains(&searched.playout_decisions), "{searched:?}");
 }
