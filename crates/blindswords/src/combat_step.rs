@@ -147,6 +147,7 @@ pub(crate) fn fire_input(
             on_hold: u.on_hold || brigade_hold,
             chaos: c.chaos,
             attacked_by_cavalry: false,
+            supporting: bonus.defended.is_some_and(|d| d != from),
         });
     }
     let (stack, _) = stack_at(rules, state, target);
@@ -173,6 +174,17 @@ pub(crate) struct Bonus {
     flanking: bool,
     /// The Sharpshooters event's fire.
     sharpshooters: bool,
+    /// The attacked hex of the Close Combat a Defensive Fire is made in: its units fire at full
+    /// SP, units of an adjacent hex joining them as Supporting Defensive Fire at half (SR 11.3a,
+    /// 9.1d, ruling PC36).
+    defended: Option<Hex>,
+}
+
+impl Bonus {
+    /// A Defensive Fire in the Close Combat on `hex` (SR 11.3a).
+    pub(crate) fn defending(hex: Hex) -> Self {
+        Self { defended: Some(hex), ..Self::default() }
+    }
 }
 
 /// The units firing in a fire stage whose first firer is `firer` at `target`, why, and whether
@@ -183,7 +195,11 @@ fn shot(state: &State, firer: usize, target: Hex) -> (Vec<usize>, FireKind, Bonu
         Some(v) => {
             let flanking = matches!(v.then, Stage::FlankFire { target: t, .. } if t == target);
             let sharpshooters = matches!(&v.then, Stage::EventFire { event, .. } if event == "sharpshooters");
-            (v.firers.clone(), v.kind, Bonus { flanking, sharpshooters })
+            let defended = match &v.then {
+                Stage::CloseCombat { fight, .. } if v.kind == FireKind::Defensive => Some(fight.target),
+                _ => None,
+            };
+            (v.firers.clone(), v.kind, Bonus { flanking, sharpshooters, defended })
         }
         None => (vec![firer], FireKind::Artillery, Bonus::default()),
     }
@@ -285,7 +301,7 @@ fn targets(
 pub type Offer = (Vec<usize>, Hex, String);
 
 /// Every non-empty subset of a hex's units (a hex holds a few units at most, SR 3.1).
-fn subsets(units: &[usize]) -> Vec<Vec<usize>> {
+pub(crate) fn subsets(units: &[usize]) -> Vec<Vec<usize>> {
     let n = units.len().min(6);
     (1u32..(1 << n)).map(|mask| (0..n).filter(|b| mask & (1 << b) != 0).map(|b| units[b]).collect()).collect()
 }
@@ -452,7 +468,7 @@ pub fn flank_offers(rules: &BlindSwords, state: &State) -> Vec<Offer> {
     };
     let busy: Vec<usize> = announced.iter().flatten().copied().collect();
     let (pool, kind, mover) = flank_pool(rules, state, back, &busy);
-    offers(rules, state, &pool, kind, mover, Bonus { flanking: true, sharpshooters: false })
+    offers(rules, state, &pool, kind, mover, Bonus { flanking: true, ..Bonus::default() })
         .into_iter()
         .filter(|(_, h, _)| h == target)
         .collect()
@@ -539,7 +555,7 @@ pub fn event_fires(rules: &BlindSwords, state: &State, side: Side, event: &str) 
             }
             continue;
         }
-        let bonus = Bonus { flanking: false, sharpshooters: true };
+        let bonus = Bonus { sharpshooters: true, ..Bonus::default() };
         for i in units {
             for (h, shown) in targets(rules, state, &[i], kind, None, bonus) {
                 let (stack, _) = stack_at(rules, state, h);
@@ -931,7 +947,7 @@ pub fn flank_next(rules: &BlindSwords, state: &mut State) -> bool {
         None => stack.largest().first().copied(),
     };
     let legal = lead
-        .and_then(|l| assessment(rules, state, &group, kind, target, l, Bonus { flanking: true, sharpshooters: false }))
+        .and_then(|l| assessment(rules, state, &group, kind, target, l, Bonus { flanking: true, ..Bonus::default() }))
         .is_some_and(|a| a.final_column.is_some());
     let names: Vec<&str> = group.iter().map(|&i| state.units[i].name.as_str()).collect();
     let text = names.join(" + ");

@@ -11,8 +11,9 @@
 //!
 //! Rulings PC22-PC25: the target is an attacking hex and its Lead Unit is found as for any fire;
 //! each unit fires once in a combat; Supporting Defensive Fire only at an attacking hex next to
-//! it; where and when a unit withdraws, and the one-hex advance after it. Not offered: one fire
-//! combining the attacked hex's units with supporting units of an adjacent hex (SR 11.3a).
+//! it; where and when a unit withdraws, and the one-hex advance after it. Ruling PC36: one fire
+//! may combine the attacked hex's units with supporting units of an adjacent hex (SR 11.3a,
+//! 9.1e), each supporting unit at half SP.
 
 use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, Pending, RuleError};
@@ -20,7 +21,7 @@ use caisson_kernel::{Choice, Decision, Pending, RuleError};
 use crate::catalog::{Side, UnitType};
 use crate::close;
 use crate::cohesion::{self, Need};
-use crate::combat_step::{fire_input, preview, stack_at, to_lead, Bonus};
+use crate::combat_step::{fire_input, preview, stack_at, subsets, to_lead, Bonus};
 use crate::fire::{self, FireKind};
 use crate::retreat_step;
 use crate::rules::BlindSwords;
@@ -81,31 +82,47 @@ fn firers(rules: &BlindSwords, state: &State, fight: &CloseFight) -> Vec<(Hex, F
 
 /// The fires the defender may still make (SR 11.3a, 9.1e): each unit alone and each
 /// combination of units sharing a hex, at each attacking hex next to them whose fire
-/// [`fire::assess`] allows. Cavalry of the attacked hex does not fire when a cavalry unit attacks
+/// [`fire::assess`] allows; and the attacked hex's units combined with supporting units of an
+/// adjacent hex, at an attacking hex next to both, each supporting unit at half SP (SR 11.3a,
+/// 9.1d-e, ruling PC36). Cavalry of the attacked hex does not fire when a cavalry unit attacks
 /// (SR 11.3a, ruling A-19).
 #[must_use]
 pub fn fires(rules: &BlindSwords, state: &State, fight: &CloseFight) -> Vec<DefenceFire> {
     let map = &rules.data().map;
     let targets = live_hexes(state, fight);
     let by_cavalry = live(state, fight).iter().any(|&i| state.units[i].ty == UnitType::Cavalry);
+    let hexes = firers(rules, state, fight);
+    let mut groups: Vec<(Vec<usize>, FireKind, Vec<Hex>)> = Vec::new();
+    for (hex, kind, units) in &hexes {
+        groups.extend(subsets(units).into_iter().map(|g| (g, *kind, vec![*hex])));
+    }
+    if let Some((_, _, own)) = hexes.iter().find(|(h, _, _)| *h == fight.target) {
+        for (hex, _, units) in
+            hexes.iter().filter(|(h, _, _)| *h != fight.target && map.distance(*h, fight.target) == 1)
+        {
+            for left in subsets(own) {
+                for right in subsets(units) {
+                    let group = left.iter().chain(&right).copied().collect();
+                    groups.push((group, FireKind::Defensive, vec![fight.target, *hex]));
+                }
+            }
+        }
+    }
+    let bonus = Bonus::defending(fight.target);
     let mut out = Vec::new();
-    for (hex, kind, units) in firers(rules, state, fight) {
-        let n = units.len().min(6);
-        for mask in 1u32..(1 << n) {
-            let group: Vec<usize> = (0..n).filter(|b| mask & (1 << b) != 0).map(|b| units[b]).collect();
-            for &t in targets.iter().filter(|t| map.distance(hex, **t) == 1) {
-                let (stack, _) = stack_at(rules, state, t);
-                let Some(&lead) = stack.largest().first() else { continue };
-                let Some(mut input) = fire_input(rules, state, &group, kind, t, lead, Bonus::default()) else {
-                    continue;
-                };
-                for f in &mut input.firers {
-                    f.attacked_by_cavalry = by_cavalry && kind == FireKind::Defensive;
-                }
-                let Ok(a) = fire::assess(&rules.data().charts, &input) else { continue };
-                if a.final_column.is_some() {
-                    out.push((group.clone(), kind, t, preview(rules, &a)));
-                }
+    for (group, kind, from) in groups {
+        for &t in targets.iter().filter(|t| from.iter().all(|h| map.distance(*h, **t) == 1)) {
+            let (stack, _) = stack_at(rules, state, t);
+            let Some(&lead) = stack.largest().first() else { continue };
+            let Some(mut input) = fire_input(rules, state, &group, kind, t, lead, bonus) else {
+                continue;
+            };
+            for f in &mut input.firers {
+                f.attacked_by_cavalry = by_cavalry && kind == FireKind::Defensive && f.hex == fight.target;
+            }
+            let Ok(a) = fire::assess(&rules.data().charts, &input) else { continue };
+            if a.final_column.is_some() {
+                out.push((group.clone(), kind, t, preview(rules, &a)));
             }
         }
     }
@@ -150,9 +167,14 @@ fn fire_id(state: &State, group: &[usize], target: Hex) -> String {
     format!("fire:{}@{target}", ids.join("+"))
 }
 
-const fn kind_name(kind: FireKind) -> &'static str {
+/// The name of a defensive fire: a group of two hexes is Defensive Fire combined with
+/// Supporting Defensive Fire (SR 11.3a).
+fn kind_name(state: &State, group: &[usize], kind: FireKind) -> &'static str {
+    let first = group.first().and_then(|&i| state.hex_of(i));
     if matches!(kind, FireKind::SupportingDefensive) {
         "Supporting Defensive Fire"
+    } else if group.iter().any(|&i| state.hex_of(i) != first) {
+        "Defensive Fire with Supporting Defensive Fire"
     } else {
         "Defensive Fire"
     }
@@ -187,7 +209,7 @@ pub fn pending(rules: &BlindSwords, state: &State, fight: &CloseFight) -> Option
     let mut options: Vec<Choice> = fires(rules, state, fight)
         .into_iter()
         .map(|(group, kind, t, shown)| {
-            let label = format!("{} {} at {t}: {shown}", names(state, &group), kind_name(kind));
+            let label = format!("{} {} at {t}: {shown}", names(state, &group), kind_name(state, &group, kind));
             Choice::new(fire_id(state, &group, t), label)
         })
         .collect();
@@ -235,7 +257,10 @@ pub fn choose(
                 .ok_or_else(bad)?;
             fight.fired.extend(&group);
             let verb = if group.len() == 1 { "fires" } else { "fire" };
-            state.note(format!("{} {verb} {} at {target}", names(state, &group), kind_name(kind)), "SR 11.3a");
+            state.note(
+                format!("{} {verb} {} at {target}", names(state, &group), kind_name(state, &group, kind)),
+                "SR 11.3a",
+            );
             state.volley = Some(Volley { firers: group, kind, then: back(fight) });
             to_lead(rules, state, first, target, None);
         }
