@@ -233,6 +233,50 @@ fn sr_11_3a_defensive_fire_combined_with_supporting_fire() {
     g.check().expect("the state holds");
 }
 
+/// SR 9.3c with 11.3a (ruling PC37): the 41st Georgia, attacked, and the 27th Tennessee, next to
+/// the attacking 123rd Illinois on the far side of it, fire into its hex along lines a full
+/// hexside apart: the defender announces a Flanking Fire there, both fires, then resolves them in
+/// the order announced, each one column right: the Georgians' 7 SP on "6-7" read on "8-9", the
+/// Tennesseans' half of 4 on "2" read on "3". The Georgians' 11 calls a Routine test of the
+/// Illinois (modified CR 0), whose 1 and 1 do nothing; the Tennesseans' 11 misses. The Close
+/// Combat goes on to the attacker's d66.
+#[test]
+fn sr_9_3c_flanking_defensive_fire() {
+    let rules = open().0;
+    let (a, d, s) = ground(&rules);
+    let mut g = game(&[(IL123, a), (GA41, d), (TN27, s)], IL123);
+    declare(&mut g, d, &[IL123]);
+    let p = g.pending().expect("the defender's Defensive Fire");
+    let flank = format!("flank:{a}");
+    assert!(p.options.iter().any(|o| o.id == flank), "{:?}", p.options);
+    choose(&mut g, &flank);
+    let p = g.pending().expect("the announcement");
+    assert_eq!((p.kind.as_str(), p.side.as_str()), ("flanking-fire", "confederate"));
+    let ga = format!("fire:{GA41}@{a}");
+    let offer = p.options.iter().find(|o| o.id == ga).unwrap_or_else(|| panic!("{:?}", p.options));
+    assert!(offer.label.contains("7 SP, column 6-7 Flanking Fire +1"), "{}", offer.label);
+    assert!(!p.options.iter().any(|o| o.id == "resolve"), "one line flanks nothing");
+    choose(&mut g, &ga);
+    let tn = format!("fire:{TN27}@{a}");
+    let p = g.pending().expect("the announcement goes on");
+    let offer = p.options.iter().find(|o| o.id == tn).unwrap_or_else(|| panic!("{:?}", p.options));
+    assert!(offer.label.contains("2 SP, column 2 Flanking Fire +1"), "half of 4 SP (SR 9.1d): {}", offer.label);
+    choose(&mut g, &tn);
+    choose(&mut g, "resolve");
+    dice(&mut g, &[1, 1]);
+    let first = g.state().log.iter().rev().find(|e| e.roll.is_some()).expect("the first d66").text.clone();
+    assert!(first.contains("41GA fires at") && first.contains("column 8-9, roll 11"), "{first}");
+    assert!(first.contains("Routine"), "{first}");
+    dice(&mut g, &[1, 1]);
+    assert!(logged(&g, "Depletion \"-\", Skedaddle \"-\""), "the Routine test's 1 and 1: no result");
+    dice(&mut g, &[1, 1]);
+    let second = g.state().log.iter().rev().find(|e| e.roll.is_some()).expect("the second d66").text.clone();
+    assert!(second.contains("27TN fires at") && second.contains("column 3, roll 11"), "{second}");
+    let Pending::Roll(r) = g.rules_pending() else { panic!("the Close Combat d66: {:?}", g.state().stage) };
+    assert!(r.purpose.contains(&format!("Close Combat against {d}")), "{}", r.purpose);
+    g.check().expect("the state holds");
+}
+
 /// SR 11.3b (ruling PC5): the 2nd Michigan Cavalry, attacked by infantry only, withdraws one hex
 /// instead of firing; its hex emptied, the attacker may advance into it (SR 12.7) and no CRT roll
 /// is made.
