@@ -486,7 +486,7 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
         },
         Stage::CloseCombat { brigade, by, queue, mut fight } => {
             match verb {
-                "fire" | "withdraw" | "hold" => {
+                "fire" | "flank" | "withdraw" | "hold" => {
                     return defensive::choose(rules, state, fight, option, |fight| Stage::CloseCombat {
                         brigade,
                         by,

@@ -12,8 +12,8 @@
 //! eliminated; the retreats and Panic it orders are then played by [`crate::retreat_step`]. A
 //! fire other than a battery's is a [`Volley`] that knows the stage to return to ([`fired`]).
 //! Units of one brigade in two adjacent hexes combine their fire (SR 9.1e, ruling PC30); a
-//! Flanking Fire is announced and resolved in the Fire Combat Step and in Opportunity Fire at a
-//! moving unit (SR 9.3c, [`Stage::FlankFire`], PC31); Opportunity Fire also meets a Wayward Move ([`Stage::WaywardFire`], EX 7.3b, PC32) and a
+//! Flanking Fire is announced and resolved in the Fire Combat Step, in Opportunity Fire and in
+//! Defensive Fire (SR 9.3c, [`Stage::FlankFire`], PC31, PC37); Opportunity Fire also meets a Wayward Move ([`Stage::WaywardFire`], EX 7.3b, PC32) and a
 //! retreating unit leaving a hex next to the enemy after its first ([`Stage::RetreatFire`],
 //! SR 12.3 note, PC33); Firefight and Sharpshooters fire from the hand ([`Stage::EventFire`],
 //! PC34).
@@ -25,6 +25,7 @@ use caisson_kernel::{Choice, Decision, Modifier, Pending, RollRequest, RuleError
 use crate::catalog::{Side, UnitType};
 use crate::charts::{Order, RangeBand, Section, D66};
 use crate::cohesion::{self, CombatUnit, FireTest, Morale, Nearby, Need, Stack};
+use crate::defensive;
 use crate::fire::{self, FireAssessment, FireInput, FireKind, Firer, Over, Target};
 use crate::los;
 use crate::movement::terrain_key;
@@ -147,6 +148,7 @@ pub(crate) fn fire_input(
             on_hold: u.on_hold || brigade_hold,
             chaos: c.chaos,
             attacked_by_cavalry: false,
+            supporting: bonus.defended.is_some_and(|d| d != from),
         });
     }
     let (stack, _) = stack_at(rules, state, target);
@@ -173,6 +175,17 @@ pub(crate) struct Bonus {
     flanking: bool,
     /// The Sharpshooters event's fire.
     sharpshooters: bool,
+    /// The attacked hex of the Close Combat a Defensive Fire is made in: its units fire at full
+    /// SP, units of an adjacent hex joining them as Supporting Defensive Fire at half (SR 11.3a,
+    /// 9.1d, ruling PC36).
+    defended: Option<Hex>,
+}
+
+impl Bonus {
+    /// A Defensive Fire in the Close Combat on `hex` (SR 11.3a), part of a Flanking Fire or not.
+    pub(crate) fn defending(hex: Hex, flanking: bool) -> Self {
+        Self { flanking, sharpshooters: false, defended: Some(hex) }
+    }
 }
 
 /// The units firing in a fire stage whose first firer is `firer` at `target`, why, and whether
@@ -183,7 +196,15 @@ fn shot(state: &State, firer: usize, target: Hex) -> (Vec<usize>, FireKind, Bonu
         Some(v) => {
             let flanking = matches!(v.then, Stage::FlankFire { target: t, .. } if t == target);
             let sharpshooters = matches!(&v.then, Stage::EventFire { event, .. } if event == "sharpshooters");
-            (v.firers.clone(), v.kind, Bonus { flanking, sharpshooters })
+            let fight = match &v.then {
+                Stage::FlankFire { back, .. } => back.as_ref(),
+                then => then,
+            };
+            let defended = match fight {
+                Stage::CloseCombat { fight, .. } if v.kind == FireKind::Defensive => Some(fight.target),
+                _ => None,
+            };
+            (v.firers.clone(), v.kind, Bonus { flanking, sharpshooters, defended })
         }
         None => (vec![firer], FireKind::Artillery, Bonus::default()),
     }
@@ -285,7 +306,7 @@ fn targets(
 pub type Offer = (Vec<usize>, Hex, String);
 
 /// Every non-empty subset of a hex's units (a hex holds a few units at most, SR 3.1).
-fn subsets(units: &[usize]) -> Vec<Vec<usize>> {
+pub(crate) fn subsets(units: &[usize]) -> Vec<Vec<usize>> {
     let n = units.len().min(6);
     (1u32..(1 << n)).map(|mask| (0..n).filter(|b| mask & (1 << b) != 0).map(|b| units[b]).collect()).collect()
 }
@@ -397,7 +418,7 @@ fn group_entries(rules: &BlindSwords, state: &State, group: &[usize], target: He
 
 /// Whether fires at `target` make Flanking Fire (SR 9.3c, ruling A-14e): the lines of two of
 /// them enter the target by hexsides with a full hexside between.
-fn flanks(rules: &BlindSwords, state: &State, fires: &[Vec<usize>], target: Hex) -> bool {
+pub(crate) fn flanks(rules: &BlindSwords, state: &State, fires: &[Vec<usize>], target: Hex) -> bool {
     let grid = rules.data().map.parity();
     let lines: Vec<Vec<Hex>> = fires.iter().map(|g| group_entries(rules, state, g, target)).collect();
     lines.iter().enumerate().any(|(k, a)| {
@@ -439,6 +460,16 @@ fn flank_pool(
             let all: Vec<usize> = fired.iter().chain(busy).copied().collect();
             (opp_eligible(rules, state, moving.unit, *from, &all), FireKind::Opportunity, Some(moving.unit))
         }
+        Stage::WaywardFire { unit, from, fired, .. } => {
+            let all: Vec<usize> = fired.iter().chain(busy).copied().collect();
+            (opp_eligible(rules, state, *unit, *from, &all), FireKind::Opportunity, Some(*unit))
+        }
+        Stage::RetreatFire { walk, fired } => {
+            let all: Vec<usize> = fired.iter().chain(busy).copied().collect();
+            let unit = walk.order.unit;
+            let pool = state.hex_of(unit).map(|here| opp_eligible(rules, state, unit, here, &all)).unwrap_or_default();
+            (pool, FireKind::Opportunity, Some(unit))
+        }
         _ => (Vec::new(), FireKind::Opportunity, None),
     }
 }
@@ -451,8 +482,11 @@ pub fn flank_offers(rules: &BlindSwords, state: &State) -> Vec<Offer> {
         return Vec::new();
     };
     let busy: Vec<usize> = announced.iter().flatten().copied().collect();
+    if let Stage::CloseCombat { fight, .. } = back.as_ref() {
+        return defensive::flank_offers(rules, state, fight, *target, &busy);
+    }
     let (pool, kind, mover) = flank_pool(rules, state, back, &busy);
-    offers(rules, state, &pool, kind, mover, Bonus { flanking: true, sharpshooters: false })
+    offers(rules, state, &pool, kind, mover, Bonus { flanking: true, ..Bonus::default() })
         .into_iter()
         .filter(|(_, h, _)| h == target)
         .collect()
@@ -539,7 +573,7 @@ pub fn event_fires(rules: &BlindSwords, state: &State, side: Side, event: &str) 
             }
             continue;
         }
-        let bonus = Bonus { flanking: false, sharpshooters: true };
+        let bonus = Bonus { sharpshooters: true, ..Bonus::default() };
         for i in units {
             for (h, shown) in targets(rules, state, &[i], kind, None, bonus) {
                 let (stack, _) = stack_at(rules, state, h);
@@ -666,6 +700,26 @@ fn run_test(rules: &BlindSwords, state: &State) -> Option<Result<cohesion::TestO
     Some(cohesion::fire_test(charts, &test, coloured, white, dice.get(2..).unwrap_or(&[])))
 }
 
+/// The option announcing a Flanking Fire at `hex` (SR 9.3c).
+pub(crate) fn flank_choice(hex: Hex) -> Choice {
+    Choice::new(
+        format!("flank:{hex}"),
+        format!("Announce a Flanking Fire at {hex}: fires from two sides, each one column right (SR 9.3c)"),
+    )
+}
+
+/// The options of Opportunity Fire at a Wayward or retreating unit: each fire, and a Flanking
+/// Fire at its hex where two lines flank it (SR 9.3c, ruling PC37).
+fn fire_options(rules: &BlindSwords, state: &State, fires: &[Offer]) -> Vec<Choice> {
+    let flank = flank_targets(rules, state, fires);
+    let mut options: Vec<Choice> = fires
+        .iter()
+        .map(|(g, h, shown)| Choice::new(offer_id(state, g, *h), offer_label(state, g, *h, shown)))
+        .collect();
+    options.extend(flank.into_iter().map(flank_choice));
+    options
+}
+
 /// What a fire stage waits for.
 #[must_use]
 pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
@@ -685,12 +739,7 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
                 .into_iter()
                 .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
                 .collect();
-            options.extend(flank.into_iter().map(|h| {
-                Choice::new(
-                    format!("flank:{h}"),
-                    format!("Announce a Flanking Fire at {h}: fires from two sides, each one column right (SR 9.3c)"),
-                )
-            }));
+            options.extend(flank.into_iter().map(flank_choice));
             options.push(Choice::new("done", "End the Fire Combat Step"));
             let name = rules.data().catalog.brigade(brigade).map_or(brigade.as_str(), |b| b.leader.as_str());
             let how =
@@ -705,7 +754,10 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
         Stage::FlankFire { back, target, announced, resolving: false } => {
             let side = match back.as_ref() {
                 Stage::OppFire { moving, .. } => other(state.units[moving.unit].side),
+                Stage::WaywardFire { unit, .. } => other(state.units[*unit].side),
+                Stage::RetreatFire { walk, .. } => other(state.units[walk.order.unit].side),
                 Stage::FireStep { brigade, .. } => state.brigade(brigade).map_or(Side::Union, |b| b.side),
+                Stage::CloseCombat { fight, .. } => defensive::defender(state, fight),
                 _ => Side::Union,
             };
             let mut options: Vec<Choice> = flank_offers(rules, state)
@@ -737,12 +789,7 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
                 .into_iter()
                 .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
                 .collect();
-            options.extend(flank.into_iter().map(|h| {
-                Choice::new(
-                    format!("flank:{h}"),
-                    format!("Announce a Flanking Fire at {h}: fires from two sides, each one column right (SR 9.3c)"),
-                )
-            }));
+            options.extend(flank.into_iter().map(flank_choice));
             options.push(Choice::new("let-go", format!("Let {} go", u.name)));
             Some(decide(
                 other(u.side),
@@ -756,10 +803,7 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
         }
         Stage::WaywardFire { unit, from, to, .. } => {
             let u = &state.units[*unit];
-            let mut options: Vec<Choice> = opportunity_fires(rules, state)
-                .into_iter()
-                .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
-                .collect();
+            let mut options = fire_options(rules, state, &opportunity_fires(rules, state));
             options.push(Choice::new("let-go", format!("Let {} go", u.name)));
             Some(decide(
                 other(u.side),
@@ -781,10 +825,7 @@ pub fn pending(rules: &BlindSwords, state: &State) -> Option<Pending> {
         }
         Stage::RetreatFire { walk, .. } => {
             let u = &state.units[walk.order.unit];
-            let mut options: Vec<Choice> = opportunity_fires(rules, state)
-                .into_iter()
-                .map(|(g, h, shown)| Choice::new(offer_id(state, &g, h), offer_label(state, &g, h, &shown)))
-                .collect();
+            let mut options = fire_options(rules, state, &opportunity_fires(rules, state));
             options.push(Choice::new("let-go", format!("Let {} go", u.name)));
             let here = state.hex_of(walk.order.unit).map(|h| h.to_string()).unwrap_or_default();
             Some(decide(
@@ -911,8 +952,14 @@ pub fn flank_next(rules: &BlindSwords, state: &mut State) -> bool {
     let side = announced.first().and_then(|g| g.first()).map(|&i| state.units[i].side);
     // The target is left when it holds no enemy of the firers, or (Opportunity Fire) when the
     // moving unit is no longer in it.
+    // A Defensive Flanking Fire's target must still hold an attacker in the combat (SR 11.3a).
+    let fight = match back.as_ref() {
+        Stage::CloseCombat { fight, .. } => Some(fight.clone()),
+        _ => None,
+    };
     let occupied = state.units_at(target).any(|i| Some(state.units[i].side) != side)
-        && mover.is_none_or(|m| state.hex_of(m) == Some(target));
+        && mover.is_none_or(|m| state.hex_of(m) == Some(target))
+        && fight.as_ref().is_none_or(|f| defensive::live_hexes(state, f).contains(&target));
     if announced.is_empty() || !occupied {
         if !announced.is_empty() {
             state.note(format!("{target} is left: the fires still announced may go to other targets"), "SR 9.3c");
@@ -921,9 +968,20 @@ pub fn flank_next(rules: &BlindSwords, state: &mut State) -> bool {
         return true;
     }
     let group = announced.remove(0);
-    if let Stage::FireStep { fired, .. } | Stage::OppFire { fired, .. } = back.as_mut() {
+    if let Stage::FireStep { fired, .. }
+    | Stage::OppFire { fired, .. }
+    | Stage::WaywardFire { fired, .. }
+    | Stage::RetreatFire { fired, .. } = back.as_mut()
+    {
         fired.extend(&group);
     }
+    if let Stage::CloseCombat { fight, .. } = back.as_mut() {
+        fight.fired.extend(&group);
+    }
+    let (kind, bonus) = match &fight {
+        Some(f) => (defensive::group_kind(state, f, &group), Bonus::defending(f.target, true)),
+        None => (kind, Bonus { flanking: true, ..Bonus::default() }),
+    };
     let then = Stage::FlankFire { back, target, announced, resolving: true };
     let (stack, ids) = stack_at(rules, state, target);
     let lead = match mover {
@@ -931,7 +989,7 @@ pub fn flank_next(rules: &BlindSwords, state: &mut State) -> bool {
         None => stack.largest().first().copied(),
     };
     let legal = lead
-        .and_then(|l| assessment(rules, state, &group, kind, target, l, Bonus { flanking: true, sharpshooters: false }))
+        .and_then(|l| assessment(rules, state, &group, kind, target, l, bonus))
         .is_some_and(|a| a.final_column.is_some());
     let names: Vec<&str> = group.iter().map(|&i| state.units[i].name.as_str()).collect();
     let text = names.join(" + ");
@@ -959,7 +1017,10 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
     }
     if let Some(hex) = option.strip_prefix("flank:") {
         let target: Hex = hex.parse().map_err(|_| bad("choice"))?;
-        if !matches!(state.stage, Stage::FireStep { .. } | Stage::OppFire { .. }) {
+        if !matches!(
+            state.stage,
+            Stage::FireStep { .. } | Stage::OppFire { .. } | Stage::WaywardFire { .. } | Stage::RetreatFire { .. }
+        ) {
             return Err(bad("choice"));
         }
         state.note(format!("Flanking Fire announced at {target}"), "SR 9.3c");
@@ -1141,12 +1202,19 @@ pub fn fired(rules: &BlindSwords, state: &mut State, firer: usize, retreating: &
         return;
     };
     state.stage = v.then;
-    // SR 10.7: a Flanking Fire at a moving unit ends with its move when the unit is retreated or
-    // broken; the Opportunity Fire below then cancels the move.
+    // SR 10.7: a Flanking Fire at a moving (Wayward, retreating) unit ends with its move when the
+    // unit is retreated or broken; the Opportunity Fire below then cancels the move.
     if let Stage::FlankFire { back, .. } = state.stage.clone() {
-        if let Stage::OppFire { moving, from, .. } = back.as_ref() {
-            let u = &state.units[moving.unit];
-            if retreating.contains(&u.id) || u.place != Place::Map(*from) {
+        let mover = match back.as_ref() {
+            Stage::OppFire { moving, from, .. } => Some((moving.unit, Some(*from))),
+            Stage::WaywardFire { unit, from, .. } => Some((*unit, Some(*from))),
+            Stage::RetreatFire { walk, .. } => {
+                Some((walk.order.unit, walk.step.checked_sub(1).and_then(|k| walk.hexes.get(k)).copied()))
+            }
+            _ => None,
+        };
+        if let Some((m, at)) = mover {
+            if retreating.contains(&state.units[m].id) || state.hex_of(m) != at {
                 state.stage = *back;
             }
         }

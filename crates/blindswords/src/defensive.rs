@@ -11,8 +11,10 @@
 //!
 //! Rulings PC22-PC25: the target is an attacking hex and its Lead Unit is found as for any fire;
 //! each unit fires once in a combat; Supporting Defensive Fire only at an attacking hex next to
-//! it; where and when a unit withdraws, and the one-hex advance after it. Not offered: one fire
-//! combining the attacked hex's units with supporting units of an adjacent hex (SR 11.3a).
+//! it; where and when a unit withdraws, and the one-hex advance after it. Ruling PC36: one fire
+//! may combine the attacked hex's units with supporting units of an adjacent hex (SR 11.3a,
+//! 9.1e), each supporting unit at half SP; ruling PC37: a Flanking Fire may be announced at an
+//! attacking hex (SR 9.3c), played by [`crate::combat_step`]'s [`Stage::FlankFire`].
 
 use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, Pending, RuleError};
@@ -20,7 +22,7 @@ use caisson_kernel::{Choice, Decision, Pending, RuleError};
 use crate::catalog::{Side, UnitType};
 use crate::close;
 use crate::cohesion::{self, Need};
-use crate::combat_step::{fire_input, preview, stack_at, to_lead, Bonus};
+use crate::combat_step::{fire_input, flank_choice, flanks, preview, stack_at, subsets, to_lead, Bonus, Offer};
 use crate::fire::{self, FireKind};
 use crate::retreat_step;
 use crate::rules::BlindSwords;
@@ -43,12 +45,57 @@ pub fn live(state: &State, fight: &CloseFight) -> Vec<usize> {
         .collect()
 }
 
+/// The defending side of a Close Combat.
+pub(crate) fn defender(state: &State, fight: &CloseFight) -> Side {
+    other(attacking_side(state, fight))
+}
+
+/// Why a defensive group fires: Supporting Defensive Fire when none of it is in the attacked
+/// hex, Defensive Fire otherwise (combined with Supporting Defensive Fire, ruling PC36).
+pub(crate) fn group_kind(state: &State, fight: &CloseFight, group: &[usize]) -> FireKind {
+    if group.iter().any(|&i| state.hex_of(i) == Some(fight.target)) {
+        FireKind::Defensive
+    } else {
+        FireKind::SupportingDefensive
+    }
+}
+
+/// The attacking hexes a Flanking Fire may be announced at (SR 9.3c, ruling PC37): two
+/// defending units that may each fire alone at the hex flank it.
+fn flank_targets(rules: &BlindSwords, state: &State, fires: &[DefenceFire]) -> Vec<Hex> {
+    let mut out: Vec<Hex> = Vec::new();
+    for (g, _, h, _) in fires.iter().filter(|(g, _, _, _)| g.len() == 1) {
+        let others = fires.iter().filter(|(o, _, t, _)| t == h && o.len() == 1 && o != g);
+        if !out.contains(h) && others.into_iter().any(|(o, _, _, _)| flanks(rules, state, &[g.clone(), o.clone()], *h))
+        {
+            out.push(*h);
+        }
+    }
+    out
+}
+
+/// The fires the defender may still announce in a Flanking Fire at `target` (SR 9.3c, ruling
+/// PC37): groups with no unit `busy` (announced already), previewed with the shift.
+pub(crate) fn flank_offers(
+    rules: &BlindSwords,
+    state: &State,
+    fight: &CloseFight,
+    target: Hex,
+    busy: &[usize],
+) -> Vec<Offer> {
+    fires_with(rules, state, fight, true)
+        .into_iter()
+        .filter(|(g, _, t, _)| *t == target && !g.iter().any(|i| busy.contains(i)))
+        .map(|(g, _, t, shown)| (g, t, shown))
+        .collect()
+}
+
 fn attacking_side(state: &State, fight: &CloseFight) -> Side {
     fight.attackers.first().map_or(Side::Union, |&i| state.units[i].side)
 }
 
 /// The hexes of the attackers still in the combat.
-fn live_hexes(state: &State, fight: &CloseFight) -> Vec<Hex> {
+pub(crate) fn live_hexes(state: &State, fight: &CloseFight) -> Vec<Hex> {
     let mut hexes: Vec<Hex> = live(state, fight).into_iter().filter_map(|i| state.hex_of(i)).collect();
     hexes.sort();
     hexes.dedup();
@@ -81,31 +128,52 @@ fn firers(rules: &BlindSwords, state: &State, fight: &CloseFight) -> Vec<(Hex, F
 
 /// The fires the defender may still make (SR 11.3a, 9.1e): each unit alone and each
 /// combination of units sharing a hex, at each attacking hex next to them whose fire
-/// [`fire::assess`] allows. Cavalry of the attacked hex does not fire when a cavalry unit attacks
+/// [`fire::assess`] allows; and the attacked hex's units combined with supporting units of an
+/// adjacent hex, at an attacking hex next to both, each supporting unit at half SP (SR 11.3a,
+/// 9.1d-e, ruling PC36). Cavalry of the attacked hex does not fire when a cavalry unit attacks
 /// (SR 11.3a, ruling A-19).
 #[must_use]
 pub fn fires(rules: &BlindSwords, state: &State, fight: &CloseFight) -> Vec<DefenceFire> {
+    fires_with(rules, state, fight, false)
+}
+
+/// [`fires`], previewed with the Flanking Fire shift when `flanking` (SR 9.3c).
+fn fires_with(rules: &BlindSwords, state: &State, fight: &CloseFight, flanking: bool) -> Vec<DefenceFire> {
     let map = &rules.data().map;
     let targets = live_hexes(state, fight);
     let by_cavalry = live(state, fight).iter().any(|&i| state.units[i].ty == UnitType::Cavalry);
+    let hexes = firers(rules, state, fight);
+    let mut groups: Vec<(Vec<usize>, FireKind, Vec<Hex>)> = Vec::new();
+    for (hex, kind, units) in &hexes {
+        groups.extend(subsets(units).into_iter().map(|g| (g, *kind, vec![*hex])));
+    }
+    if let Some((_, _, own)) = hexes.iter().find(|(h, _, _)| *h == fight.target) {
+        for (hex, _, units) in
+            hexes.iter().filter(|(h, _, _)| *h != fight.target && map.distance(*h, fight.target) == 1)
+        {
+            for left in subsets(own) {
+                for right in subsets(units) {
+                    let group = left.iter().chain(&right).copied().collect();
+                    groups.push((group, FireKind::Defensive, vec![fight.target, *hex]));
+                }
+            }
+        }
+    }
+    let bonus = Bonus::defending(fight.target, flanking);
     let mut out = Vec::new();
-    for (hex, kind, units) in firers(rules, state, fight) {
-        let n = units.len().min(6);
-        for mask in 1u32..(1 << n) {
-            let group: Vec<usize> = (0..n).filter(|b| mask & (1 << b) != 0).map(|b| units[b]).collect();
-            for &t in targets.iter().filter(|t| map.distance(hex, **t) == 1) {
-                let (stack, _) = stack_at(rules, state, t);
-                let Some(&lead) = stack.largest().first() else { continue };
-                let Some(mut input) = fire_input(rules, state, &group, kind, t, lead, Bonus::default()) else {
-                    continue;
-                };
-                for f in &mut input.firers {
-                    f.attacked_by_cavalry = by_cavalry && kind == FireKind::Defensive;
-                }
-                let Ok(a) = fire::assess(&rules.data().charts, &input) else { continue };
-                if a.final_column.is_some() {
-                    out.push((group.clone(), kind, t, preview(rules, &a)));
-                }
+    for (group, kind, from) in groups {
+        for &t in targets.iter().filter(|t| from.iter().all(|h| map.distance(*h, **t) == 1)) {
+            let (stack, _) = stack_at(rules, state, t);
+            let Some(&lead) = stack.largest().first() else { continue };
+            let Some(mut input) = fire_input(rules, state, &group, kind, t, lead, bonus) else {
+                continue;
+            };
+            for f in &mut input.firers {
+                f.attacked_by_cavalry = by_cavalry && kind == FireKind::Defensive && f.hex == fight.target;
+            }
+            let Ok(a) = fire::assess(&rules.data().charts, &input) else { continue };
+            if a.final_column.is_some() {
+                out.push((group.clone(), kind, t, preview(rules, &a)));
             }
         }
     }
@@ -150,9 +218,14 @@ fn fire_id(state: &State, group: &[usize], target: Hex) -> String {
     format!("fire:{}@{target}", ids.join("+"))
 }
 
-const fn kind_name(kind: FireKind) -> &'static str {
+/// The name of a defensive fire: a group of two hexes is Defensive Fire combined with
+/// Supporting Defensive Fire (SR 11.3a).
+fn kind_name(state: &State, group: &[usize], kind: FireKind) -> &'static str {
+    let first = group.first().and_then(|&i| state.hex_of(i));
     if matches!(kind, FireKind::SupportingDefensive) {
         "Supporting Defensive Fire"
+    } else if group.iter().any(|&i| state.hex_of(i) != first) {
+        "Defensive Fire with Supporting Defensive Fire"
     } else {
         "Defensive Fire"
     }
@@ -184,13 +257,16 @@ pub fn pending(rules: &BlindSwords, state: &State, fight: &CloseFight) -> Option
     if fight.defence_over || state.units_at(fight.target).next().is_none() {
         return None;
     }
-    let mut options: Vec<Choice> = fires(rules, state, fight)
+    let offered = fires(rules, state, fight);
+    let flank = flank_targets(rules, state, &offered);
+    let mut options: Vec<Choice> = offered
         .into_iter()
         .map(|(group, kind, t, shown)| {
-            let label = format!("{} {} at {t}: {shown}", names(state, &group), kind_name(kind));
+            let label = format!("{} {} at {t}: {shown}", names(state, &group), kind_name(state, &group, kind));
             Choice::new(fire_id(state, &group, t), label)
         })
         .collect();
+    options.extend(flank.into_iter().map(flank_choice));
     for (i, h, hits) in withdrawals(rules, state, fight) {
         let cost = if hits > 0 { format!(", taking {hits} Morale Hit (EX 11.3b)") } else { String::new() };
         let label = format!("{} withdraws to {h} instead of firing{cost}", state.units[i].name);
@@ -207,7 +283,7 @@ pub fn pending(rules: &BlindSwords, state: &State, fight: &CloseFight) -> Option
     Some(Pending::Decide(Decision { side: side_id(defender).into(), kind: "defensive-fire".into(), prompt, options }))
 }
 
-/// Applies the defender's choice (`fire:…`, `withdraw:<unit>@<hex>` or `hold`, already checked
+/// Applies the defender's choice (`fire:…`, `flank:<hex>`, `withdraw:<unit>@<hex>` or `hold`, already checked
 /// against [`pending`]); the stage to go back to is `Stage::CloseCombat` with `fight` in it,
 /// built by `back`.
 ///
@@ -235,9 +311,21 @@ pub fn choose(
                 .ok_or_else(bad)?;
             fight.fired.extend(&group);
             let verb = if group.len() == 1 { "fires" } else { "fire" };
-            state.note(format!("{} {verb} {} at {target}", names(state, &group), kind_name(kind)), "SR 11.3a");
+            state.note(
+                format!("{} {verb} {} at {target}", names(state, &group), kind_name(state, &group, kind)),
+                "SR 11.3a",
+            );
             state.volley = Some(Volley { firers: group, kind, then: back(fight) });
             to_lead(rules, state, first, target, None);
+        }
+        "flank" => {
+            let target: Hex = arg.parse().map_err(|_| bad())?;
+            if !flank_targets(rules, state, &fires(rules, state, &fight)).contains(&target) {
+                return Err(bad());
+            }
+            state.note(format!("Flanking Fire announced at {target}"), "SR 9.3c");
+            let back = Box::new(back(fight));
+            state.stage = Stage::FlankFire { back, target, announced: Vec::new(), resolving: false };
         }
         "withdraw" => {
             let (id, hex) = arg.split_once('@').ok_or_else(bad)?;

@@ -31,7 +31,7 @@
 //!     id: ga.id.clone(), side: ga.side, ty: ga.ty, brigade: ga.brigade.clone(), hex: Hex::new(20, 20),
 //!     sp: ga.printed_sp(), morale: ga.morale, weapon: ga.weapon, range: 1, sight: Sight::Clear,
 //!     over: Vec::new(), skirmish: false, in_woods: false, on_hold: false, chaos: false,
-//!     attacked_by_cavalry: false,
+//!     attacked_by_cavalry: false, supporting: false,
 //! };
 //! let target = Target { hex: Hex::new(20, 21), terrain: "clear".into(), fence: None,
 //!                       lead_cavalry: false, lead_skirmish: false };
@@ -130,6 +130,10 @@ pub struct Firer {
     /// Mounted cavalry attacked by cavalry (Defensive Fire only): may not fire (SR 11.3a,
     /// ruling A-19: Perryville cavalry counts as mounted).
     pub attacked_by_cavalry: bool,
+    /// Fires as Supporting Defensive Fire, at half SP (SR 9.1d, 11.3a), within a Defensive Fire
+    /// it combines with (ruling PC36); every firer of a [`FireKind::SupportingDefensive`] fire
+    /// is halved whatever this says.
+    pub supporting: bool,
 }
 
 /// The target hex's Lead Unit and terrain.
@@ -363,7 +367,7 @@ fn contribution(charts: &Charts, kind: FireKind, u: &Firer, alone: bool) -> Resu
     };
     sp *= charts.weapons.factor(band);
     steps.push(SpStep { label: format!("{label} ({} hexes)", u.range), sp, rule });
-    if matches!(kind, FireKind::Opportunity | FireKind::SupportingDefensive) {
+    if matches!(kind, FireKind::Opportunity | FireKind::SupportingDefensive) || (kind.defensive() && u.supporting) {
         sp *= 0.5;
         let what = if kind == FireKind::Opportunity { "Opportunity Fire" } else { "Supporting Defensive Fire" };
         steps.push(SpStep { label: what.into(), sp, rule: "SR 9.1d" });

@@ -741,7 +741,10 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             Stage::FireStep { .. } | Stage::OppFire { .. } | Stage::WaywardFire { .. } | Stage::RetreatFire { .. },
             "fire",
         )
-        | (Stage::FireStep { .. } | Stage::OppFire { .. }, "flank")
+        | (
+            Stage::FireStep { .. } | Stage::OppFire { .. } | Stage::WaywardFire { .. } | Stage::RetreatFire { .. },
+            "flank",
+        )
         | (Stage::FlankFire { .. } | Stage::EventFire { .. }, _) => combat_step::choose(rules, state, option)?,
         (Stage::FireStep { brigade, order, by, .. }, "done") => end_fire_step(rules, state, brigade, order, by),
         (Stage::OppFire { for_, moved, moving, to, .. }, "let-go") => {

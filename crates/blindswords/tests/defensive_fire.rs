@@ -195,6 +195,88 @@ fn sr_11_3a_supporting_defensive_fire_from_an_adjacent_hex() {
     g.check().expect("the state holds");
 }
 
+/// SR 11.3a, 9.1d-e (ruling PC36): the 41st Georgia in the attacked hex and the 27th Tennessee of
+/// its brigade in a hex next to it and to the attacking 123rd Illinois fire one Defensive Fire
+/// together, the Georgians at their full 7 SP, the Tennesseans at half their 4: 9 SP on column
+/// "8-9". The roll 66 calls for a Severe test of the Illinois (modified CR 0); coloured 1 "-"
+/// and white 2 "MH R1" make it retreat a hex, out of the Close Combat. Both units have fired.
+#[test]
+fn sr_11_3a_defensive_fire_combined_with_supporting_fire() {
+    let rules = open().0;
+    let (a, d, _) = ground(&rules);
+    let map = &rules.data().map;
+    let c = map.neighbors(d).map(|(_, n)| n).find(|n| map.distance(*n, a) == 1).expect("a hex next to both");
+    let mut g = game(&[(IL123, a), (GA41, d), (TN27, c)], IL123);
+    declare(&mut g, d, &[IL123]);
+    let p = g.pending().expect("the defender's Defensive Fire");
+    for alone in [GA41, TN27] {
+        assert!(p.options.iter().any(|o| o.id == format!("fire:{alone}@{a}")), "{alone} may still fire alone");
+    }
+    let id = format!("fire:{GA41}+{TN27}@{a}");
+    let offer = p.options.iter().find(|o| o.id == id).unwrap_or_else(|| panic!("{:?}", p.options));
+    assert!(offer.label.contains("41GA + 27TN Defensive Fire with Supporting Defensive Fire at"), "{}", offer.label);
+    assert!(offer.label.contains("9 SP, column 8-9 no shift"), "7 + half of 4 (SR 9.1d-e): {}", offer.label);
+    choose(&mut g, &id);
+    assert!(logged(&g, &format!("41GA + 27TN fire Defensive Fire with Supporting Defensive Fire at {a}")));
+    dice(&mut g, &[6, 6]);
+    let roll = g.state().log.iter().rev().find(|e| e.roll.is_some()).expect("the d66 logged").text.clone();
+    assert!(roll.contains("column 8-9, roll 66:") && roll.contains("Severe"), "{roll}");
+    dice(&mut g, &[1, 2]);
+    while let Some(p) = g.pending().filter(|p| p.kind == "retreat") {
+        let id = p.options[0].id.clone();
+        choose(&mut g, &id);
+    }
+    let now = hex_of(&g, IL123).expect("on the map");
+    assert_eq!(g.rules().data().map.distance(now, a), 1, "retreated one hex");
+    assert!(logged(&g, "123IL retreated or broke under Defensive Fire: out of the Close Combat"));
+    assert!(!matches!(g.state().stage, Stage::CloseCombat { .. }), "{:?}", g.state().stage);
+    g.check().expect("the state holds");
+}
+
+/// SR 9.3c with 11.3a (ruling PC37): the 41st Georgia, attacked, and the 27th Tennessee, next to
+/// the attacking 123rd Illinois on the far side of it, fire into its hex along lines a full
+/// hexside apart: the defender announces a Flanking Fire there, both fires, then resolves them in
+/// the order announced, each one column right: the Georgians' 7 SP on "6-7" read on "8-9", the
+/// Tennesseans' half of 4 on "2" read on "3". The Georgians' 11 calls a Routine test of the
+/// Illinois (modified CR 0), whose 1 and 1 do nothing; the Tennesseans' 11 misses. The Close
+/// Combat goes on to the attacker's d66.
+#[test]
+fn sr_9_3c_flanking_defensive_fire() {
+    let rules = open().0;
+    let (a, d, s) = ground(&rules);
+    let mut g = game(&[(IL123, a), (GA41, d), (TN27, s)], IL123);
+    declare(&mut g, d, &[IL123]);
+    let p = g.pending().expect("the defender's Defensive Fire");
+    let flank = format!("flank:{a}");
+    assert!(p.options.iter().any(|o| o.id == flank), "{:?}", p.options);
+    choose(&mut g, &flank);
+    let p = g.pending().expect("the announcement");
+    assert_eq!((p.kind.as_str(), p.side.as_str()), ("flanking-fire", "confederate"));
+    let ga = format!("fire:{GA41}@{a}");
+    let offer = p.options.iter().find(|o| o.id == ga).unwrap_or_else(|| panic!("{:?}", p.options));
+    assert!(offer.label.contains("7 SP, column 6-7 Flanking Fire +1"), "{}", offer.label);
+    assert!(!p.options.iter().any(|o| o.id == "resolve"), "one line flanks nothing");
+    choose(&mut g, &ga);
+    let tn = format!("fire:{TN27}@{a}");
+    let p = g.pending().expect("the announcement goes on");
+    let offer = p.options.iter().find(|o| o.id == tn).unwrap_or_else(|| panic!("{:?}", p.options));
+    assert!(offer.label.contains("2 SP, column 2 Flanking Fire +1"), "half of 4 SP (SR 9.1d): {}", offer.label);
+    choose(&mut g, &tn);
+    choose(&mut g, "resolve");
+    dice(&mut g, &[1, 1]);
+    let first = g.state().log.iter().rev().find(|e| e.roll.is_some()).expect("the first d66").text.clone();
+    assert!(first.contains("41GA fires at") && first.contains("column 8-9, roll 11"), "{first}");
+    assert!(first.contains("Routine"), "{first}");
+    dice(&mut g, &[1, 1]);
+    assert!(logged(&g, "Depletion \"-\", Skedaddle \"-\""), "the Routine test's 1 and 1: no result");
+    dice(&mut g, &[1, 1]);
+    let second = g.state().log.iter().rev().find(|e| e.roll.is_some()).expect("the second d66").text.clone();
+    assert!(second.contains("27TN fires at") && second.contains("column 3, roll 11"), "{second}");
+    let Pending::Roll(r) = g.rules_pending() else { panic!("the Close Combat d66: {:?}", g.state().stage) };
+    assert!(r.purpose.contains(&format!("Close Combat against {d}")), "{}", r.purpose);
+    g.check().expect("the state holds");
+}
+
 /// SR 11.3b (ruling PC5): the 2nd Michigan Cavalry, attacked by infantry only, withdraws one hex
 /// instead of firing; its hex emptied, the attacker may advance into it (SR 12.7) and no CRT roll
 /// is made.

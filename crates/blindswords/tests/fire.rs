@@ -37,6 +37,7 @@ fn firer(id: &str, sp: u8, range: u32) -> Firer {
         on_hold: false,
         chaos: false,
         attacked_by_cavalry: false,
+        supporting: false,
     }
 }
 

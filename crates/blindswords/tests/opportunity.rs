@@ -116,6 +116,44 @@ fn a_wayward_move_let_go_or_away_from_the_enemy() {
     assert_eq!(g.state().hex_of(oh), Some(away), "no fire to wait for");
 }
 
+/// SR 9.3c with EX 7.3b (ruling PC37): with the 27th Tennessee also next to the 2nd Ohio, two
+/// hexsides round from the Georgians, the unit a Wayward Move takes away may be fired on as a
+/// Flanking Fire: both fires announced, then each resolved at half SP one column right (the
+/// Georgians' 3.5 SP on "3" read on "4"); the rolls of 11 miss and the move is made.
+#[test]
+fn a_wayward_move_may_draw_flanking_fire() {
+    let (g, t, away) = wayward();
+    let mut state = g.state().clone();
+    let map = &g.rules().data().map;
+    let far = map.neighbors(t).nth(4).map(|(_, h)| h).expect("a sixth neighbour");
+    let tn = state.unit_index("c-27tn").expect("27TN");
+    state.units[tn].place = Place::Map(far);
+    let mut g = Game::new(g.rules().clone(), state, g.setup().clone());
+    g.check().expect("the set-up holds");
+    g.choose(&format!("wayward:u-2oh:{away}")).expect("the Wayward Move");
+    let flank = format!("flank:{t}");
+    let d = g.pending().expect("the Opportunity Fire decision");
+    assert!(d.options.iter().any(|o| o.id == flank), "{:?}", d.options);
+    g.choose(&flank).expect("announce");
+    let ga = format!("fire:c-41ga@{t}");
+    let d = g.pending().expect("the announcement");
+    let offer = d.options.iter().find(|o| o.id == ga).unwrap_or_else(|| panic!("{:?}", d.options));
+    assert!(offer.label.contains("3.5 SP, column 3 Flanking Fire +1"), "{}", offer.label);
+    g.choose(&ga).expect("announced");
+    g.choose(&format!("fire:c-27tn@{t}")).expect("announced");
+    g.choose("resolve").expect("resolve");
+    dice(&mut g, &[1, 1]);
+    let first = g.state().log.iter().rev().find(|e| e.roll.is_some()).expect("the d66").text.clone();
+    assert!(first.contains("41GA fires at") && first.contains("column 4, roll 11"), "{first}");
+    dice(&mut g, &[1, 1]);
+    let s = g.state();
+    let second = s.log.iter().rev().find(|e| e.roll.is_some()).expect("the d66").text.clone();
+    assert!(second.contains("27TN fires at") && second.contains("Lead Unit u-2oh"), "{second}");
+    let oh = s.unit_index("u-2oh").expect("2OH");
+    assert_eq!(s.hex_of(oh), Some(away), "the move is made after the fire");
+    g.check().expect("the state holds");
+}
+
 /// SR 10.7, 12.3 note: the 2nd Ohio, retreating two hexes from the 41st Georgia's fire through
 /// the one gap in a ring of Confederates, is not fired on in its first hex, but leaving the hex
 /// in the gap, next to two ring units, draws their Opportunity Fire (half SP, the retreating
@@ -285,5 +323,52 @@ fn a_retreat_result_on_a_retreating_unit_adds_to_its_retreat() {
     assert_eq!(s.log.iter().filter(|e| e.text.starts_with("2OH retreats")).count(), 1, "the old path is not finished");
     assert_ne!(s.hex_of(oh), Some(gap_entry));
     assert!(s.volley.is_none() || matches!(s.stage, Stage::RetreatFire { .. } | Stage::Aftermath { .. }));
+    g.check().expect("the state holds");
+}
+
+/// SR 9.3c with 10.7 (ruling PC37): the two ring units next to the gap fire into it along lines
+/// a full hexside apart (the gap between them), so the Confederate player may announce a
+/// Flanking Fire at the retreating 2nd Ohio: both fires are announced, then resolved in order,
+/// each at half SP and one column right, the 2nd Ohio the Lead Unit. With no Retreat result the
+/// retreat then goes on to its end.
+#[test]
+fn a_retreating_unit_may_take_flanking_fire() {
+    let (mut g, gap_entry, gap, oh) = ring_retreat();
+    let d = g.pending().expect("the Opportunity Fire decision");
+    let flank = format!("flank:{gap_entry}");
+    assert!(d.options.iter().any(|o| o.id == flank), "{:?}", d.options);
+    let singles: Vec<String> =
+        d.options.iter().map(|o| o.id.clone()).filter(|id| id.starts_with("fire:") && !id.contains('+')).collect();
+    assert_eq!(singles.len(), 2, "the two ring units next to the gap: {singles:?}");
+    g.choose(&flank).expect("announce");
+    for id in &singles {
+        let d = g.pending().expect("the announcement");
+        assert_eq!(d.kind, "flanking-fire");
+        let offer = d.options.iter().find(|o| &o.id == id).unwrap_or_else(|| panic!("{:?}", d.options));
+        assert!(offer.label.contains("Flanking Fire +1"), "{}", offer.label);
+        g.choose(id).expect("announced");
+    }
+    g.choose("resolve").expect("resolve");
+    // Every die a 1: the d66 11, and any test's 1s, give no Retreat (cohesion.toml).
+    for _ in 0..12 {
+        match g.state().stage {
+            Stage::FireRoll { .. } | Stage::FireTest { .. } => dice(&mut g, &[1]),
+            _ => break,
+        }
+    }
+    let flanked = g.state().log.iter().filter(|e| e.text.contains(&format!("at {gap_entry} (Flanking Fire)"))).count();
+    assert_eq!(flanked, 2, "both announced fires resolved as a Flanking Fire");
+    let rolls: Vec<&str> = g
+        .state()
+        .log
+        .iter()
+        .filter(|e| e.roll.is_some() && e.text.contains("roll 11"))
+        .map(|e| e.text.as_str())
+        .collect();
+    assert!(rolls.len() >= 2 && rolls.iter().all(|t| t.contains("Lead Unit u-2oh")), "{rolls:?}");
+    if matches!(g.state().stage, Stage::RetreatFire { .. }) {
+        g.choose("let-go").expect("let it go");
+    }
+    assert_eq!(g.state().hex_of(oh), Some(gap), "the retreat goes on to its end");
     g.check().expect("the state holds");
 }

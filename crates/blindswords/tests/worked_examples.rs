@@ -607,3 +607,91 @@ fn t21_sr_7_3a_negated_dac_returns_to_the_cup_while_brigades_remain() {
     assert!(!state.log.iter().any(|e| e.text.ends_with("goes back in the cup")), "no brigade left: discarded");
     assert!(!state.chits.cup.iter().any(|c| c == "sheridan"));
 }
+
+/// Digest §8 T36, SR 10.7 (ruling PC33): the 2nd Ohio, ordered to retreat two hexes from the
+/// fire of the 41st Georgia (X, next to its hex), is boxed in by a ring of Confederates two
+/// hexes round it but for one gap, so its first hex is next to the 27th Tennessee (Y). X may not
+/// fire as it leaves its first hex: the first decision comes with the Ohioans in hex 1, and X is
+/// not among the firers. Y fires as it leaves hex 1, at half its 4 SP (2 SP, column 2), the
+/// retreating unit the Lead Unit; the roll 11 has no effect and the retreat ends in the gap.
+#[test]
+fn t36_sr_10_7_retreat_draws_fire_only_after_its_first_hex() {
+    use caisson_blindswords::charts::Order;
+    use caisson_blindswords::fire::FireKind;
+    use caisson_blindswords::registry::SYSTEM;
+    use caisson_blindswords::state::{Activator, Volley};
+    use caisson_kernel::{DiceMode, Game, Setup};
+
+    let (rules, mut state) = scenario("pv-16-1");
+    let map = rules.data().map.clone();
+    let area = rules.scenario().area.clone();
+    let clear = |h: Hex| area.contains(h) && map.tactical(h) == Some(TacticalTerrain::Clear);
+    let near = |t: Hex| -> Vec<Hex> { map.hexes().filter(|h| map.distance(*h, t) <= 2).collect() };
+    let t = map
+        .hexes()
+        .find(|t| {
+            let n = near(*t);
+            n.len() == 19 && n.iter().all(|h| clear(*h))
+        })
+        .expect("open ground two hexes round");
+    let around: Vec<Hex> = map.neighbors(t).map(|(_, n)| n).collect();
+    let (d3, _) = map.neighbors(t).nth(3).expect("direction 3");
+    let hex1 = around[3];
+    let gap = map.neighbor(hex1, d3);
+    let oh = set(&rules, &mut state, "u-2oh", t, 0);
+    let x = set(&rules, &mut state, "c-41ga", around[0], 0);
+    let ring: Vec<Hex> = map.hexes().filter(|h| map.distance(*h, t) == 2 && *h != gap).collect();
+    let (by_hex1, rest): (Vec<Hex>, Vec<Hex>) = ring.into_iter().partition(|h| map.distance(*h, hex1) == 1);
+    set(&rules, &mut state, "c-27tn", by_hex1[0], 0);
+    let others: Vec<String> = ids(&state, Side::Confederate, UnitType::Infantry)
+        .into_iter()
+        .filter(|id| !["c-41ga", "c-27tn"].contains(&id.as_str()))
+        .collect();
+    for (id, h) in others.iter().zip(by_hex1[1..].iter().chain(&rest)) {
+        set(&rules, &mut state, id, *h, 0);
+    }
+    let step =
+        Stage::FireStep { brigade: "maney".into(), order: Some(Order::Attack), by: Activator::Command, fired: vec![x] };
+    state.volley = Some(Volley { firers: vec![x], kind: FireKind::Brigade(Order::Attack), then: step });
+    state.stage = Stage::Aftermath {
+        after: Aftermath {
+            by: Side::Confederate,
+            causers: vec![x],
+            target: t,
+            lead: oh,
+            retreats: vec![RetreatOrder { unit: oh, hexes: 2, rule: "R2 (SR 12.1)".into(), causers: vec![x] }],
+            panic: 0,
+            panicking: Vec::new(),
+            dice: Vec::new(),
+            later: Vec::new(),
+            done: Vec::new(),
+            then: Then::Fire { firer: x, retreating: vec!["u-2oh".into()] },
+        },
+    };
+    sequence::advance(&rules, &mut state);
+    let setup =
+        Setup { system: SYSTEM.into(), scenario: "pv-16-1".into(), seed: 1, dice: DiceMode::Manual, options: vec![] };
+    let mut g = Game::new(rules, state, setup);
+    g.check().expect("paused in hex 1, the state holds");
+    // X cannot fire: nothing was asked before the unit left its first hex.
+    assert_eq!(g.state().hex_of(oh), Some(hex1), "the first decision comes in hex 1");
+    assert!(!g.state().log.iter().any(|e| e.text.contains("Opportunity Fire") && e.text.contains("41GA")));
+    let d = g.pending().expect("Y's Opportunity Fire");
+    assert_eq!((d.side.as_str(), d.kind.as_str()), ("confederate", "opportunity-fire"));
+    assert!(!d.options.iter().any(|o| o.id.contains("c-41ga")), "X may not fire: {:?}", d.options);
+    let id = format!("fire:c-27tn@{hex1}");
+    let offer = d.options.iter().find(|o| o.id == id).unwrap_or_else(|| panic!("{:?}", d.options));
+    assert!(offer.label.contains("2 SP, column 2"), "half of 4 SP (SR 9.1d, 10.7): {}", offer.label);
+    g.choose(&id).expect("Y fires");
+    for f in [1, 1] {
+        g.choose(&format!("die:{f}")).expect("a die");
+    }
+    let logged = g.state().log.iter().rev().find(|e| e.roll.is_some()).expect("the d66 logged").text.clone();
+    assert!(logged.contains("column 2, roll 11") && logged.contains("Lead Unit u-2oh"), "{logged}");
+    assert!(logged.contains("no effect"), "{logged}");
+    while matches!(g.state().stage, Stage::RetreatFire { .. }) {
+        g.choose("let-go").expect("let it go");
+    }
+    assert_eq!(g.state().hex_of(oh), Some(gap), "the retreat ends two hexes away");
+    g.check().expect("the state holds");
+}
