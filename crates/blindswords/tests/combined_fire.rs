@@ -1,44 +1,15 @@
 //! Combined fire from two adjacent hexes (SR 9.1e) and Flanking Fire (SR 9.3c, EX 9.3 x) in a
 //! brigade's Fire Combat Step, played through the engine with manual dice.
 
-use caisson_blindswords::cohesion::CombatUnit;
 use caisson_blindswords::registry::SYSTEM;
 use caisson_blindswords::setup::Data;
-use caisson_blindswords::state::{Activator, MoveFor, Place, Stage, State};
+use caisson_blindswords::state::{Activator, MoveFor, Place, Stage};
 use caisson_blindswords::BlindSwords;
-use caisson_hexmap::{Hex, Hexside, TacticalTerrain};
+use caisson_hexmap::Hex;
 use caisson_kernel::{DiceMode, Game, Setup};
 
-/// A clear hex of the scenario's area whose six neighbours are clear, in the area, and joined to
-/// it by no fence; with its neighbours in direction order.
-fn open_ground(rules: &BlindSwords) -> (Hex, Vec<Hex>) {
-    let map = &rules.data().map;
-    let area = &rules.scenario().area;
-    let clear = |h: Hex| area.contains(h) && map.tactical(h) == Some(TacticalTerrain::Clear);
-    for t in map.hexes().filter(|h| clear(*h)) {
-        let around: Vec<Hex> = map.neighbors(t).map(|(_, n)| n).collect();
-        let fenced = |n: &Hex| map.hexside(*n, t).intersects(Hexside::STONE_FENCE.union(Hexside::WOOD_FENCE));
-        if around.len() == 6 && around.iter().all(|n| clear(*n) && !fenced(n)) {
-            return (t, around);
-        }
-    }
-    panic!("no open clear hex");
-}
-
-/// Puts unit `id` in `hex` on its Battleworn face, steady and released.
-fn set(rules: &BlindSwords, state: &mut State, id: &str, hex: Hex) {
-    let i = state.unit_index(id).expect(id);
-    let c = CombatUnit::from_catalog(rules.data().catalog.unit(id).expect(id));
-    let u = &mut state.units[i];
-    u.place = Place::Map(hex);
-    u.battleworn = true;
-    u.sp_halves = c.worn.sp.halves();
-    u.cr = c.worn.cr;
-    u.on_hold = false;
-    u.morale_hits = 0;
-    u.shaken = false;
-    u.skirmish = false;
-}
+mod common;
+use common::{open_ground, set};
 
 /// Pv-16-1 with the map empty but the 41st Georgia in an open clear hex and, of Harris's brigade
 /// (Battleworn: 2nd Ohio 3 SP, 33rd Ohio 2 SP), the 2nd Ohio on the neighbour in direction 0 and
@@ -52,9 +23,9 @@ fn board(d: usize) -> (Game<BlindSwords>, Hex) {
     for b in &mut state.brigades {
         b.on_hold = false;
     }
-    set(&rules, &mut state, "c-41ga", t);
-    set(&rules, &mut state, "u-2oh", around[0]);
-    set(&rules, &mut state, "u-33oh", around[d]);
+    set(&rules, &mut state, "c-41ga", t, true);
+    set(&rules, &mut state, "u-2oh", around[0], true);
+    set(&rules, &mut state, "u-33oh", around[d], true);
     state.stage = Stage::FireStep {
         brigade: "harris".into(),
         order: Some(caisson_blindswords::charts::Order::Attack),
@@ -180,9 +151,9 @@ fn opportunity_fire_may_flank_a_moving_unit() {
     for b in &mut state.brigades {
         b.on_hold = false;
     }
-    set(&rules, &mut state, "u-2oh", m);
-    set(&rules, &mut state, "c-41ga", around[0]);
-    set(&rules, &mut state, "c-1tn", around[3]);
+    set(&rules, &mut state, "u-2oh", m, true);
+    set(&rules, &mut state, "c-41ga", around[0], true);
+    set(&rules, &mut state, "c-1tn", around[3], true);
     let oh = state.unit_index("u-2oh").expect("2OH");
     state.stage = Stage::Move {
         for_: MoveFor::Brigade { brigade: "harris".into(), order: Order::Attack, by: Activator::Command },

@@ -4,47 +4,17 @@
 
 use caisson_blindswords::catalog::{Side, UnitType};
 use caisson_blindswords::charts::Order;
-use caisson_blindswords::cohesion::CombatUnit;
 use caisson_blindswords::fire::FireKind;
 use caisson_blindswords::registry::SYSTEM;
 use caisson_blindswords::sequence;
 use caisson_blindswords::setup::Data;
-use caisson_blindswords::state::{Activator, Aftermath, Place, RetreatOrder, Stage, State, Then, Volley};
+use caisson_blindswords::state::{Activator, Aftermath, Place, RetreatOrder, Stage, Then, Volley};
 use caisson_blindswords::BlindSwords;
-use caisson_hexmap::{Hex, Hexside, TacticalTerrain};
+use caisson_hexmap::{Hex, TacticalTerrain};
 use caisson_kernel::{DiceMode, Game, Setup};
 
-/// A clear hex of the scenario's area whose six neighbours are clear, in the area, and joined to
-/// it by no fence; with its neighbours in direction order.
-fn open_ground(rules: &BlindSwords) -> (Hex, Vec<Hex>) {
-    let map = &rules.data().map;
-    let area = &rules.scenario().area;
-    let clear = |h: Hex| area.contains(h) && map.tactical(h) == Some(TacticalTerrain::Clear);
-    for t in map.hexes().filter(|h| clear(*h)) {
-        let around: Vec<Hex> = map.neighbors(t).map(|(_, n)| n).collect();
-        let fenced = |n: &Hex| map.hexside(*n, t).intersects(Hexside::STONE_FENCE.union(Hexside::WOOD_FENCE));
-        if around.len() == 6 && around.iter().all(|n| clear(*n) && !fenced(n)) {
-            return (t, around);
-        }
-    }
-    panic!("no open clear hex");
-}
-
-/// Puts unit `id` in `hex` on its Fresh face, steady and released.
-fn set(rules: &BlindSwords, state: &mut State, id: &str, hex: Hex) {
-    let i = state.unit_index(id).expect(id);
-    let c = CombatUnit::from_catalog(rules.data().catalog.unit(id).expect(id));
-    let face = c.fresh.unwrap_or(c.worn);
-    let u = &mut state.units[i];
-    u.place = Place::Map(hex);
-    u.battleworn = false;
-    u.sp_halves = face.sp.halves();
-    u.cr = face.cr;
-    u.on_hold = false;
-    u.morale_hits = 0;
-    u.shaken = false;
-    u.skirmish = false;
-}
+mod common;
+use common::{open_ground, set};
 
 /// Pv-16-1 with the map empty but the 2nd Ohio in an open clear hex and the 41st Georgia next to
 /// it; a Wayward Union Move is to be made by the Confederate player. Returns the game, the 2nd
@@ -55,8 +25,8 @@ fn wayward() -> (Game<BlindSwords>, Hex, Hex) {
     for u in &mut state.units {
         u.place = Place::Eliminated;
     }
-    set(&rules, &mut state, "u-2oh", t);
-    set(&rules, &mut state, "c-41ga", around[0]);
+    set(&rules, &mut state, "u-2oh", t, false);
+    set(&rules, &mut state, "c-41ga", around[0], false);
     state.stage = Stage::Wayward { affected: Side::Union };
     let away = around[3];
     let setup =
@@ -184,8 +154,8 @@ fn ring_retreat() -> (Game<BlindSwords>, Hex, Hex, usize) {
     for b in &mut state.brigades {
         b.on_hold = false;
     }
-    set(&rules, &mut state, "u-2oh", t);
-    set(&rules, &mut state, "c-41ga", around[0]);
+    set(&rules, &mut state, "u-2oh", t, false);
+    set(&rules, &mut state, "c-41ga", around[0], false);
     let ring: Vec<Hex> = map.hexes().filter(|h| map.distance(*h, t) == 2 && *h != gap).collect();
     let rebels: Vec<String> = state
         .units
@@ -195,7 +165,7 @@ fn ring_retreat() -> (Game<BlindSwords>, Hex, Hex, usize) {
         .take(ring.len())
         .collect();
     for (id, h) in rebels.iter().zip(&ring) {
-        set(&rules, &mut state, id, *h);
+        set(&rules, &mut state, id, *h, false);
     }
     let oh = state.unit_index("u-2oh").expect("2OH");
     let ga = state.unit_index("c-41ga").expect("41GA");
