@@ -21,6 +21,7 @@ use caisson_gcacw::catalog::CounterType;
 use caisson_gcacw::charts::{AttackType, Half};
 use caisson_gcacw::combat::{self, Assessment, Attack};
 use caisson_gcacw::movement::{self, MoveContext};
+use caisson_gcacw::rules::Board;
 use caisson_gcacw::state::{Stage, State};
 use caisson_gcacw::zoc::Zoc;
 use caisson_gcacw::{victory, Gcacw, Side};
@@ -375,7 +376,8 @@ impl GcacwHeuristics {
         base - tired + hunt - self.extended_cost(rules, state, u)
     }
 
-    fn action_prior(&self, rules: &Gcacw, state: &State, id: &str) -> f64 {
+    /// `board`: the state's occupancy, built once per decision (`Gcacw::board`).
+    fn action_prior(&self, rules: &Gcacw, state: &State, board: &Board, id: &str) -> f64 {
         let (verb, arg) = id.split_once(':').unwrap_or((id, ""));
         match verb {
             "pass" => 1.0,
@@ -391,8 +393,7 @@ impl GcacwHeuristics {
             // One action cycle marches every unit the leader takes, on one Movement Allowance
             // roll (GCACW 5.2): worth the best of their marches plus most of the others'.
             "activate" => rules.leader_by_id(arg).map_or(0.0, |l| {
-                let board = rules.board(state);
-                let mut marches: Vec<f64> = caisson_gcacw::activation::candidates(rules, state, l, &board)
+                let mut marches: Vec<f64> = caisson_gcacw::activation::candidates(rules, state, l, board)
                     .into_iter()
                     .filter(|&u| self.extended_cost(rules, state, u) == 0.0 && self.gap_now(rules, state, u) > 0.0)
                     .map(|u| self.march_prior(rules, state, u))
@@ -559,6 +560,7 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
             Stage::Moving { march } => Some(march.unit),
             _ => None,
         };
+        let mut board: Option<Board> = None;
         decision
             .options
             .iter()
@@ -568,7 +570,7 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                 let (verb, arg) = id.split_once(':').unwrap_or((id, ""));
                 let unit = Self::unit(rules, arg);
                 match decision.kind.as_str() {
-                    "action" => self.action_prior(rules, state, id),
+                    "action" => self.action_prior(rules, state, board.get_or_insert_with(|| rules.board(state)), id),
                     "move" => moving.map_or(0.0, |u| self.move_prior(rules, state, u, id, &c.label)),
                     "attack-confirm" => Self::battle_prior(rules, state, id),
                     // HSN-A 11.0, 12.0, 13.0: troops on the map now beat troops held back.
@@ -985,8 +987,8 @@ mod tests {
     #[test]
     fn moore_takes_the_railroad_towards_columbia() {
         let (rules, state, h) = scenario("hsn-1");
-        let rail = h.action_prior(&rules, &state, "rail:o-moore");
-        let march = h.action_prior(&rules, &state, "march:o-moore");
+        let rail = h.action_prior(&rules, &state, &rules.board(&state), "rail:o-moore");
+        let march = h.action_prior(&rules, &state, &rules.board(&state), "march:o-moore");
         assert!(rail > march, "rail {rail} against march {march}");
     }
 
@@ -995,14 +997,14 @@ mod tests {
         let (rules, mut state, h) = scenario("hsn-5");
         let armstrong = rules.unit_by_id("armstrong").expect("armstrong");
         state.units[armstrong].hex = Some(hex("5424"));
-        let march = h.action_prior(&rules, &state, "march:armstrong");
-        let pass = h.action_prior(&rules, &state, "pass");
+        let march = h.action_prior(&rules, &state, &rules.board(&state), "march:armstrong");
+        let pass = h.action_prior(&rules, &state, &rules.board(&state), "pass");
         assert!(march > pass, "march {march} against pass {pass}");
         let goal = h.goal(&rules, &state, armstrong).expect("a goal");
         assert!(goal.blockhouse && goal.hexes == [hex("5424")], "{goal:?}");
         state.flags.insert(format!("{}5424", victory::BLOCKHOUSE_DESTROYED), 1);
         assert!(h.active(&rules, &state).all(|o| !o.hexes.contains(&hex("5424"))));
-        assert!(h.action_prior(&rules, &state, "march:armstrong") < march);
+        assert!(h.action_prior(&rules, &state, &rules.board(&state), "march:armstrong") < march);
     }
 
     #[test]
