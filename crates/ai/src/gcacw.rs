@@ -664,7 +664,9 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                         ("done", _) => 0.5,
                         _ => -2.0,
                     },
-                    "activate-next" => unit.map_or(0.0, |u| self.gap_now(rules, state, u)),
+                    // The unit nearest its objective first: a column on a road then moves off the front, and
+                    // the units behind it do not pay to enter hexes their own side still holds (GCACW 6.1).
+                    "activate-next" => unit.map_or(0.0, |u| -self.gap_now(rules, state, u)),
                     "recovery" => match (verb, unit) {
                         ("entrench", Some(u)) if self.enemy_within(rules, state, u, 6) => 1.0,
                         ("done", _) => 0.5,
@@ -950,6 +952,43 @@ mod tests {
             .map(|(_, p)| *p)
             .fold(f64::NEG_INFINITY, f64::max);
         assert!(prior("activate:stanley") > best_march, "{} vs {best_march}", prior("activate:stanley"));
+    }
+
+    #[test]
+    fn an_activated_column_marches_off_its_front_first() {
+        use crate::search::Sim;
+        // HSN Sc 1: Stanley's divisions stand one behind the other on the pike to Columbia. The
+        // one nearest Columbia goes first, so the others do not pay to enter hexes it still
+        // holds (GCACW 6.1).
+        let (rules, state, h) = scenario("hsn-1");
+        let mut sim = Sim::new(&rules, state, 3);
+        let mut activated = false;
+        let decision = loop {
+            let d = sim.settle().expect("the game goes on");
+            if d.kind == "activate-next" {
+                break d;
+            }
+            let pick = if d.side == Side::Union.id() && d.kind == "action" && !activated {
+                activated = true;
+                "activate:stanley".to_string()
+            } else if d.side == Side::Union.id() {
+                let priors = h.priors(&rules, &sim.state, &d);
+                d.options[crate::search::policy_pick(&priors, 0.0, sim.dice())].id.clone()
+            } else {
+                d.options.iter().find(|o| o.id == "pass").unwrap_or(&d.options[0]).id.clone()
+            };
+            assert!(sim.choose(&pick), "{pick}");
+        };
+        assert!(decision.options.len() >= 3, "{:?}", decision.options);
+        let priors = h.priors(&rules, &sim.state, &decision);
+        let first = decision.options[crate::search::policy_pick(&priors, 0.0, sim.dice())].id.clone();
+        let gap = |id: &str| {
+            let u = rules.unit_by_id(id.strip_prefix("next:").expect("next:")).expect("unit");
+            h.gap_now(&rules, &sim.state, u)
+        };
+        let nearest = decision.options.iter().map(|o| gap(&o.id)).fold(f64::INFINITY, f64::min);
+        assert_eq!(gap(&first), nearest, "{first} goes first");
+        assert!(decision.options.iter().any(|o| gap(&o.id) > nearest), "the column's units are not all alike");
     }
 
     #[test]
