@@ -22,7 +22,7 @@ use caisson_gcacw::charts::{AttackType, Half};
 use caisson_gcacw::combat::{self, Assessment, Attack};
 use caisson_gcacw::movement::{self, MoveContext};
 use caisson_gcacw::rules::Board;
-use caisson_gcacw::state::{Stage, State};
+use caisson_gcacw::state::{March, Stage, State};
 use caisson_gcacw::zoc::Zoc;
 use caisson_gcacw::{victory, Gcacw, Side};
 use caisson_hexmap::Hex;
@@ -197,6 +197,12 @@ impl GcacwHeuristics {
     /// How far `hex` is from being near enough to `o` for a unit of type `mover`, in hexes of
     /// march (movement points on the empty map over [`MP_PER_HEX`], less `within`).
     fn gap_to(rules: &Gcacw, state: &State, o: &Objective, mover: CounterType, hex: Hex) -> f64 {
+        let field = distance_field(rules, Weather::of(rules, state), o.side, mover, &o.hexes);
+        Self::gap_in(rules, o, &field, hex)
+    }
+
+    /// [`Self::gap_to`] with the objective's distance field already at hand.
+    fn gap_in(rules: &Gcacw, o: &Objective, field: &[u32], hex: Hex) -> f64 {
         let near = o.hexes.iter().map(|&h| h.distance(hex)).min().unwrap_or(u16::MAX);
         if o.within > 0 && near <= o.within {
             return 0.0;
@@ -204,9 +210,7 @@ impl GcacwHeuristics {
         // Not near enough in hexes is never near enough, however cheap the road there: half a
         // hex of gap per hex short (the movement points alone can reach 0 one hex too far).
         let short = if o.within > 0 { 0.5 * f64::from(near.saturating_sub(o.within)) } else { 0.0 };
-        let field = distance_field(rules, Weather::of(rules, state), o.side, mover, &o.hexes);
-        let map = rules.map();
-        let mp = map.index(hex).and_then(|i| field.get(i).copied()).unwrap_or(u32::MAX);
+        let mp = rules.map().index(hex).and_then(|i| field.get(i).copied()).unwrap_or(u32::MAX);
         let hexes = if mp == u32::MAX {
             // Cut off on the empty map (a scenario's barred area): far away.
             3.0 * f64::from(near)
@@ -214,6 +218,64 @@ impl GcacwHeuristics {
             f64::from(mp.saturating_sub(2 * u32::from(o.within_mp))) / 2.0 / MP_PER_HEX
         };
         (hexes - f64::from(o.within)).max(short).max(0.0)
+    }
+
+    /// For each hex a marching unit may step into next, how much nearer its objective it can
+    /// still get this march by going that way (in hexes of march): the cheapest paths with the
+    /// movement points left, priced as the march would pay them now (GCACW 6.1, 6.2: terrain,
+    /// roads, friendly units in the way, enemy ZOC that stops the march). Empty without an
+    /// objective.
+    fn reach_via(&self, rules: &Gcacw, state: &State, march: &March) -> BTreeMap<Hex, f64> {
+        let u = march.unit;
+        let mut via = BTreeMap::new();
+        let (Some(start), Some(o)) = (state.units[u].hex, self.goal(rules, state, u)) else { return via };
+        let map = rules.map();
+        let ctx = MoveContext::new(rules, state, u);
+        let field = distance_field(rules, Weather::of(rules, state), o.side, rules.unit_type(state, u), &o.hexes);
+        let now = Self::gap_in(rules, o, &field, start);
+        let budget = u32::from(march.left.halves());
+        // Cheapest cost (halves) to each hex, the first step of that path, and whether the
+        // march must stop there.
+        let mut best: BTreeMap<Hex, (u32, Hex, bool)> = BTreeMap::new();
+        let mut heap = BinaryHeap::new();
+        for (_, n) in map.neighbors(start) {
+            let Some(s) = movement::step(rules, &ctx, start, n, !march.moved, march.started_in_zoc, march.wagon_paid)
+            else {
+                continue;
+            };
+            let cost = u32::from(s.cost.halves());
+            // ZOC to ZOC, or the minimum move: the march's last step.
+            let last = s.zoc_to_zoc || cost > budget;
+            if last && march.moved {
+                continue;
+            }
+            best.insert(n, (cost.min(budget), n, s.ends || last));
+            heap.push(Reverse((cost.min(budget), n)));
+        }
+        while let Some(Reverse((cost, at))) = heap.pop() {
+            let Some(&(known, first, stop)) = best.get(&at) else { continue };
+            if known < cost || stop {
+                continue;
+            }
+            for (_, n) in map.neighbors(at) {
+                if n == start {
+                    continue;
+                }
+                let Some(s) = movement::step(rules, &ctx, at, n, false, march.started_in_zoc, true) else { continue };
+                let total = cost + u32::from(s.cost.halves());
+                if s.zoc_to_zoc || total > budget || best.get(&n).is_some_and(|&(c, _, _)| c <= total) {
+                    continue;
+                }
+                best.insert(n, (total, first, s.ends));
+                heap.push(Reverse((total, n)));
+            }
+        }
+        for (hex, (cost, first, _)) in best {
+            // Of two ways to the same gap, the cheaper.
+            let gain = now - Self::gap_in(rules, o, &field, hex) - 0.001 * f64::from(cost);
+            via.entry(first).and_modify(|b: &mut f64| *b = b.max(gain)).or_insert(gain);
+        }
+        via
     }
 
     /// Whether another unit than `u` already meets objective `o`, which only one unit needs
@@ -486,17 +548,28 @@ impl GcacwHeuristics {
         0.5 * best
     }
 
-    fn move_prior(&self, rules: &Gcacw, state: &State, u: usize, id: &str, label: &str) -> f64 {
+    /// `via`: [`Self::reach_via`] of the march, built once per decision.
+    fn move_prior(
+        &self,
+        rules: &Gcacw,
+        state: &State,
+        u: usize,
+        id: &str,
+        label: &str,
+        via: &BTreeMap<Hex, f64>,
+    ) -> f64 {
         let side = rules.unit_side(state, u);
         let gap_now = self.gap_now(rules, state, u);
         let (verb, arg) = id.split_once(':').unwrap_or((id, ""));
         match verb {
             "end" => 0.0,
             "move" => arg.parse::<Hex>().ok().map_or(-1.0, |to| {
+                // How much nearer the march can get going this way, not just this one step.
                 let gap = self.gap(rules, state, u, to);
-                let mut v = match gap {
-                    Some(g) => gap_now - g - 0.1,
-                    None => -0.5,
+                let mut v = match (via.get(&to), gap) {
+                    (Some(gain), _) => gain - 0.1,
+                    (None, Some(g)) => gap_now - g - 0.1,
+                    (None, None) => -0.5,
                 };
                 // Already there: moving on into an empty goal hex makes room on the road for
                 // the units behind (a friendly-occupied hex costs them the road's rate).
@@ -556,11 +629,13 @@ impl GcacwHeuristics {
 impl Heuristics<Gcacw> for GcacwHeuristics {
     fn priors(&self, rules: &Gcacw, state: &State, decision: &Decision) -> Vec<f64> {
         let side = if decision.side == Side::Union.id() { Side::Union } else { Side::Confederate };
-        let moving = match &state.stage {
-            Stage::Moving { march } => Some(march.unit),
+        let march = match &state.stage {
+            Stage::Moving { march } => Some(march),
             _ => None,
         };
+        let moving = march.map(|m| m.unit);
         let mut board: Option<Board> = None;
+        let mut via: Option<BTreeMap<Hex, f64>> = None;
         decision
             .options
             .iter()
@@ -571,7 +646,10 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                 let unit = Self::unit(rules, arg);
                 match decision.kind.as_str() {
                     "action" => self.action_prior(rules, state, board.get_or_insert_with(|| rules.board(state)), id),
-                    "move" => moving.map_or(0.0, |u| self.move_prior(rules, state, u, id, &c.label)),
+                    "move" => march.map_or(0.0, |m| {
+                        let via = via.get_or_insert_with(|| self.reach_via(rules, state, m));
+                        self.move_prior(rules, state, m.unit, id, &c.label, via)
+                    }),
                     "attack-confirm" => Self::battle_prior(rules, state, id),
                     // HSN-A 11.0, 12.0, 13.0: troops on the map now beat troops held back.
                     "reinforcement" => match verb {
@@ -989,6 +1067,49 @@ mod tests {
         let nearest = decision.options.iter().map(|o| gap(&o.id)).fold(f64::INFINITY, f64::min);
         assert_eq!(gap(&first), nearest, "{first} goes first");
         assert!(decision.options.iter().any(|o| gap(&o.id) > nearest), "the column's units are not all alike");
+    }
+
+    #[test]
+    fn a_march_ends_as_near_its_objective_as_its_movement_points_reach() {
+        use caisson_gcacw::charts::Half;
+        use caisson_kernel::{Pending, Rules};
+        // HSN Sc 1: Wagner (0423) marches for Columbia with 5 MP, past Stanley's other divisions
+        // on the pike. Taking, step by step, the move the priors like best must end the march
+        // where the cheapest paths with those 5 MP get nearest (GCACW 6.1, 6.2), not where
+        // the nearest-looking next hex leads (a step off the pike cost 3 MP).
+        let (rules, mut state, h) = scenario("hsn-1");
+        let wagner = rules.unit_by_id("wagner").expect("Wagner");
+        let march = March {
+            unit: wagner,
+            ma: 5,
+            left: Half::whole(5),
+            moved: false,
+            started_in_zoc: false,
+            wagon_paid: false,
+            stopped: false,
+            declined: Vec::new(),
+            blockhouse_tried: false,
+        };
+        let reach = movement::reachable(&rules, &state, &march);
+        let best =
+            reach.iter().filter_map(|&(hex, _)| h.gap(&rules, &state, wagner, hex)).fold(f64::INFINITY, f64::min);
+        state.stage = Stage::Moving { march };
+        for _ in 0..20 {
+            let Pending::Decide(d) = rules.pending(&state) else { panic!("a march decision") };
+            if d.kind != "move" {
+                break;
+            }
+            let priors = h.priors(&rules, &state, &d);
+            let pick =
+                d.options[crate::search::policy_pick(&priors, 0.0, &mut caisson_kernel::Dice::new(1))].id.clone();
+            if pick == "end" {
+                break;
+            }
+            rules.choose(&mut state, &pick).expect("offered");
+        }
+        let at = state.units[wagner].hex.expect("on the map");
+        assert_ne!(at, hex("0423"), "Wagner marched");
+        assert_eq!(h.gap(&rules, &state, wagner, at), Some(best), "Wagner ends at {at}");
     }
 
     #[test]
