@@ -695,3 +695,186 @@ fn t36_sr_10_7_retreat_draws_fire_only_after_its_first_hex() {
     assert_eq!(g.state().hex_of(oh), Some(gap), "the retreat ends two hexes away");
     g.check().expect("the state holds");
 }
+
+/// The built-in data with the printed faces of some units replaced: `(id, Fresh, Battleworn)`
+/// as (SP, CR), no Fresh side making the unit Fragile (SR 2.1). The digest's cases give values
+/// as illustrations; the units carrying them are any of the right type.
+fn with_faces(units: &[(&str, Option<(u8, u8)>, (u8, u8))]) -> Arc<Data> {
+    let mut data = Data::load(&DataDir::builtin()).expect("built-in data");
+    let face = |(sp, cr): (u8, u8)| Face { sp: Sp::whole(sp), cr };
+    for u in &mut data.catalog.units {
+        if let Some((_, fresh, worn)) = units.iter().find(|x| x.0 == u.id) {
+            u.fresh = fresh.map(face);
+            u.worn = face(*worn);
+        }
+    }
+    Arc::new(data)
+}
+
+/// The two dice of a Cohesion Test section whose coloured die reads `depletion` and whose white
+/// die's result passes `skedaddle` (the tables are reconstructed, so the faces are looked up).
+fn test_dice(
+    table: &caisson_blindswords::charts::CohesionTable,
+    section: Section,
+    depletion: &str,
+    skedaddle: impl Fn(&str) -> bool,
+) -> [u8; 2] {
+    let faces = 1..=6u8;
+    let coloured = faces.clone().find(|c| table.result(section, *c, 1).is_some_and(|r| r.depletion_text == depletion));
+    let white = faces.clone().find(|w| table.result(section, 1, *w).is_some_and(|r| skedaddle(r.skedaddle_text)));
+    [coloured.expect("a coloured face"), white.expect("a white face")]
+}
+
+/// A Union battery 4 hexes off has fired at Confederate unit `id`, alone (so unsupported) and
+/// Battleworn in open ground with `hits` Morale Hits, for a Fire Combat Cohesion Test of
+/// `section` (a CRT cell giving it for the unit's modified CR is looked up: the CRT is
+/// reconstructed). The test's dice are to roll.
+fn under_fire(data: Arc<Data>, id: &str, hits: u8, section: Section) -> (BlindSwords, State, usize) {
+    let (rules, mut state) = BlindSwords::new(data, "pv-16-1").expect("scenario");
+    for u in &mut state.units {
+        u.place = Place::Eliminated;
+    }
+    state.to_place.clear();
+    let map = &rules.data().map;
+    let target = open_hex(&rules);
+    let far = map.hexes().find(|h| map.distance(*h, target) == 4).expect("hex");
+    let unit = set(&rules, &mut state, id, target, hits);
+    let worn = rules.data().catalog.unit(id).expect(id).worn;
+    let u = &mut state.units[unit];
+    u.battleworn = true;
+    u.sp_halves = worn.sp.halves();
+    u.cr = worn.cr;
+    let battery = ids(&state, Side::Union, UnitType::Artillery)[0].clone();
+    let firer = set(&rules, &mut state, &battery, far, 0);
+    let penalty = i32::from(hits.min(2));
+    let cr = i32::from(worn.cr) - 1 - penalty;
+    let (column, roll) = (0..13)
+        .flat_map(|c| (11..=66).filter_map(D66::from_value).map(move |r| (c, r)))
+        .find(|(c, r)| rules.data().charts.crt.result(*c, *r, cr) == Some(section))
+        .expect("a CRT cell");
+    state.stage =
+        Stage::FireTest { firer, target, lead: 0, column, roll: roll.value(), second: None, dice: Vec::new() };
+    (rules, state, unit)
+}
+
+/// A Confederate regiment (or battery, or Fragile regiment) on its Battleworn side, printed CR
+/// chosen so that its modified CR is `cr` (unsupported −1, and its markers), takes a Routine
+/// fire test whose coloured die reads "D" and white die "-": Depleted on its Battleworn side, it
+/// takes a Break Test (SR 12.1a, 12.6), rolled `roll`. Returns the state and the unit.
+fn break_test(kind: &str, hits: u8, cr: u8, roll: u8) -> (BlindSwords, State, usize) {
+    let printed = cr + 1 + hits.min(2);
+    let (id, fresh) = match kind {
+        "artillery" => ("c-semple-art", Some((2, printed + 1))),
+        "fragile" => (LEAD, None),
+        _ => (LEAD, Some((4, printed + 1))),
+    };
+    let (rules, mut state, unit) = under_fire(with_faces(&[(id, fresh, (2, printed))]), id, hits, Section::Routine);
+    let dice = test_dice(&rules.data().charts.fire_tests, Section::Routine, "D", |s| s == "-");
+    rules.roll(&mut state, &dice).expect("the test's dice");
+    match rules.pending(&state) {
+        Pending::Roll(r) => assert!(r.purpose.contains(&format!("(modified CR {cr})")), "{}", r.purpose),
+        other => panic!("a Break Test roll: {other:?}"),
+    }
+    rules.roll(&mut state, &[roll]).expect("the Break Test die");
+    (rules, state, unit)
+}
+
+/// Digest §8 T12, SR 12.6: a Break Test against modified CR 3. A roll of 1-3 holds: an
+/// unmarked unit is Shaken, a Shaken one Disrupted, a Disrupted one stays Disrupted; 4, 5 and 6
+/// send it, markers off and Battleworn, to Broken Boxes 1, 2 and 3; artillery and Fragile units
+/// are eliminated on 4 or more, and hold on 3.
+#[test]
+fn t12_sr_12_6_break_test_against_cr_3() {
+    for roll in 1..=6 {
+        let (rules, state, u) = break_test("infantry", 0, 3, roll);
+        let unit = &state.units[u];
+        let want = match roll {
+            1..=3 => Place::Map(open_hex(&rules)),
+            n => Place::Broken(n - 3),
+        };
+        assert_eq!(unit.place, want, "roll {roll}");
+        assert_eq!(unit.morale_hits, u8::from(roll <= 3), "roll {roll}: Shaken if it holds, markers off if broken");
+        assert!(unit.battleworn);
+        assert!(state
+            .log
+            .iter()
+            .any(|e| e.text.contains(&format!("rolled {roll} against CR 3")) && e.rule.as_deref() == Some("SR 12.6")));
+        rules.check(&state).expect("the state holds");
+    }
+    for (hits, after) in [(1, 2), (2, 2)] {
+        for roll in 1..=3 {
+            let (_, state, u) = break_test("infantry", hits, 3, roll);
+            assert_eq!(state.units[u].morale_hits, after, "{hits} hit(s), roll {roll}");
+            assert!(matches!(state.units[u].place, Place::Map(_)));
+        }
+    }
+    for kind in ["artillery", "fragile"] {
+        let (_, state, u) = break_test(kind, 0, 3, 3);
+        assert!(matches!(state.units[u].place, Place::Map(_)), "{kind} holds on 3");
+        for roll in 4..=6 {
+            let (rules, state, u) = break_test(kind, 0, 3, roll);
+            assert_eq!(state.units[u].place, Place::Eliminated, "{kind}, roll {roll}");
+            rules.check(&state).expect("the state holds");
+        }
+    }
+}
+
+/// Digest §8 T13, SR 12.6: against modified CR 0 a roll of 1, 2 or 3 is 1, 2 or 3 over it:
+/// Broken Box 1, 2 or 3.
+#[test]
+fn t13_sr_12_6_break_test_against_cr_0() {
+    for roll in 1..=3 {
+        let (_, state, u) = break_test("infantry", 0, 0, roll);
+        assert_eq!(state.units[u].place, Place::Broken(roll), "roll {roll}");
+    }
+}
+
+/// The Morale Hits a fire test gives the Lead Unit: `white` picks the Skedaddle result, the
+/// coloured die reads "-", the Break Test dice all hold (roll 1 against modified CR 3).
+fn morale_test(hits: u8, section: Section, white: impl Fn(&str) -> bool) -> (BlindSwords, State, usize) {
+    let printed = 3 + 1 + hits.min(2);
+    let data = with_faces(&[(LEAD, Some((6, printed + 1)), (4, printed))]);
+    let (rules, mut state, unit) = under_fire(data, LEAD, hits, section);
+    let dice = test_dice(&rules.data().charts.fire_tests, section, "-", white);
+    rules.roll(&mut state, &dice).expect("the test's dice");
+    while matches!(rules.pending(&state), Pending::Roll(r) if r.purpose.starts_with("Break Test")) {
+        rules.roll(&mut state, &[1]).expect("a Break Test die");
+    }
+    (rules, state, unit)
+}
+
+/// How many Break Tests a unit took in the log.
+fn break_tests(state: &State, unit: usize) -> usize {
+    let name = &state.units[unit].name;
+    state.log.iter().filter(|e| e.text.starts_with(&format!("{name}: Break Test: rolled"))).count()
+}
+
+/// Digest §8 T14, SR 12.5: two Morale Hits on an unmarked unit make it Disrupted (SP and CR
+/// −2, no Break Test); one on a Shaken unit makes it Disrupted; two on a Shaken unit make it
+/// Disrupted and call one Break Test; two on a Disrupted unit call two Break Tests. The "2MH"
+/// and "MH" rows are the fire table's (its other results, a retreat, follow afterwards).
+#[test]
+fn t14_sr_12_5_morale_hits() {
+    use caisson_blindswords::cohesion::{Morale, Stack};
+    let two = |s: &str| s.starts_with("2MH") && !s.contains('P');
+    let one = |s: &str| s == "MH";
+    for (hits, section, white, after, tests) in [
+        (0, Section::Severe, &two as &dyn Fn(&str) -> bool, 2, 0),
+        (1, Section::Routine, &one, 2, 0),
+        (1, Section::Severe, &two, 2, 1),
+        (2, Section::Severe, &two, 2, 2),
+    ] {
+        let (rules, state, u) = morale_test(hits, section, white);
+        assert_eq!(state.units[u].morale_hits, after, "{hits} hit(s) before");
+        assert_eq!(break_tests(&state, u), tests, "{hits} hit(s) before, Break Tests");
+        assert!(matches!(state.units[u].place, Place::Map(_)), "every Break Test held");
+        // What the Disrupted marker costs the unit (SR 12.5): 2 SP and 2 CR.
+        let mut c = CombatUnit::from_catalog(rules.data().catalog.unit(LEAD).expect(LEAD));
+        c.battleworn = true;
+        let printed = c.modified_sp();
+        c.morale = Morale::Disrupted;
+        assert!((printed - c.modified_sp() - 2.0).abs() < 1e-9);
+        let stack = Stack { units: vec![c], allows_support: true };
+        assert!(stack.modified_cr(0).1.iter().any(|m| m.value == -2 && m.rule == "SR 12.5"));
+    }
+}
