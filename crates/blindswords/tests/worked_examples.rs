@@ -478,15 +478,25 @@ fn t22_sr_7_3a_fortunes_of_war_negates_the_fog_of_war_chit() {
 /// and the 4th WV (Battleworn 4-1) attack the 36th VA (Battleworn 5-4) and the 69th NC
 /// (Battleworn 2-3) up a Slope.
 fn close_example() -> (BlindSwords, State, Hex, Hex) {
-    const IDS: [(&str, u8, u8, u8, u8, bool); 4] = [
-        ("u-123il", 3, 2, 1, 1, false),
-        ("u-105oh", 12, 2, 4, 1, true),
-        ("c-41ga", 15, 5, 5, 4, true),
-        ("c-6tn", 6, 4, 2, 3, true),
-    ];
+    close_fight(
+        &[
+            ("u-123il", 3, 2, 1, 1, false),
+            ("u-105oh", 12, 2, 4, 1, true),
+            ("c-41ga", 15, 5, 5, 4, true),
+            ("c-6tn", 6, 4, 2, 3, true),
+        ],
+        true,
+    )
+}
+
+/// Two Union regiments of Terrill's brigade (the first two units) next to two Confederate
+/// regiments of one brigade, each given the printed values `(id, Fresh SP, CR, Battleworn SP,
+/// CR, on its Battleworn side)` and weapon R, up a Slope if `slope` (else across a plain
+/// hexside between clear hexes); the Union brigade at the end of its Attack-order Movement Step.
+fn close_fight(units: &[(&str, u8, u8, u8, u8, bool)], slope: bool) -> (BlindSwords, State, Hex, Hex) {
     let mut data = Data::load(&DataDir::builtin()).expect("built-in data");
     for u in &mut data.catalog.units {
-        if let Some((_, fs, fc, ws, wc, _)) = IDS.iter().find(|x| x.0 == u.id) {
+        if let Some((_, fs, fc, ws, wc, _)) = units.iter().find(|x| x.0 == u.id) {
             u.fresh = Some(Face { sp: Sp::whole(*fs), cr: *fc });
             u.worn = Face { sp: Sp::whole(*ws), cr: *wc };
             u.weapon = caisson_blindswords::catalog::Weapon::R;
@@ -502,17 +512,21 @@ fn close_example() -> (BlindSwords, State, Hex, Hex) {
         .find_map(|a| {
             map.neighbors(a)
                 .map(|(_, d)| d)
-                .find(|d| clear(*d) && map.elevation(*d) > map.elevation(a) && map.hexside(a, *d) == Hexside::SLOPE)
+                .find(|d| {
+                    let side = map.hexside(a, *d);
+                    let up = map.elevation(*d) > map.elevation(a) && side == Hexside::SLOPE;
+                    clear(*d) && if slope { up } else { side.is_empty() }
+                })
                 .map(|d| (a, d))
         })
-        .expect("a slope");
+        .expect("the ground");
     for u in &mut state.units {
         u.place = Place::Eliminated;
     }
     for b in &mut state.brigades {
         b.on_hold = false;
     }
-    for (id, _, _, _, _, worn) in IDS {
+    for &(id, _, _, _, _, worn) in units {
         let hex = if id.starts_with("u-") { usa } else { csa };
         let i = set(&rules, &mut state, id, hex, 0);
         if worn {
@@ -877,4 +891,70 @@ fn t14_sr_12_5_morale_hits() {
         let stack = Stack { units: vec![c], allows_support: true };
         assert!(stack.modified_cr(0).1.iter().any(|m| m.value == -2 && m.rule == "SR 12.5"));
     }
+}
+
+/// A Close Combat of `attackers` (two Union regiments, Fresh `(SP, CR)`) on `defenders` (two
+/// Confederate regiments, Fresh) across open ground, whose Cohesion Test's coloured die reads
+/// "BD*" (SR 12.2a). The d66 is one giving a test with a Skedaddle row that harms nobody, and
+/// the white die reads it. Returns the state after the test.
+fn both_deplete(attackers: [(u8, u8); 2], defenders: [(u8, u8); 2]) -> (BlindSwords, State) {
+    let fresh = |id, (sp, cr): (u8, u8)| (id, sp, cr, 1, cr.saturating_sub(1), false);
+    let (rules, mut state, _, csa) = close_fight(
+        &[
+            fresh("u-123il", attackers[0]),
+            fresh("u-105oh", attackers[1]),
+            fresh("c-41ga", defenders[0]),
+            fresh("c-6tn", defenders[1]),
+        ],
+        false,
+    );
+    for id in ["done".to_string(), format!("target:{csa}"), "unit:u-123il".into(), "unit:u-105oh".into()] {
+        rules.choose(&mut state, &id).unwrap_or_else(|e| panic!("{id}: {e}"));
+    }
+    for id in ["declare", "done", "hold"] {
+        rules.choose(&mut state, id).unwrap_or_else(|e| panic!("{id}: {e}"));
+    }
+    let table = &rules.data().charts.close_tests;
+    let harmless =
+        |section: Section| (1..=6u8).find(|w| table.result(section, 1, *w).is_some_and(|r| r.skedaddle.is_empty()));
+    let section = |s: &State| match &s.stage {
+        Stage::CloseCombat { fight, .. } => fight.section,
+        _ => None,
+    };
+    // The CRT is reconstructed: try the d66 rolls until one gives such a test.
+    let rolled = (1..=6u8).flat_map(|a| (1..=6u8).map(move |b| [a, b])).find_map(|d66| {
+        let mut s = state.clone();
+        rules.roll(&mut s, &d66).ok()?;
+        let sec = section(&s)?;
+        harmless(sec).map(|w| (s, sec, w))
+    });
+    let (mut state, section, white) = rolled.expect("a d66 giving a harmless Skedaddle row");
+    let coloured =
+        (1..=6u8).find(|c| table.result(section, *c, 1).is_some_and(|r| r.depletion_text == "BD*")).expect("BD*");
+    rules.roll(&mut state, &[coloured, white]).expect("the test's dice");
+    (rules, state)
+}
+
+/// Digest §8 T10, SR 12.2a BD*: attackers with 9 modified SP against 3 in the defending hex
+/// triple them, so only "D" applies (the defending Lead Unit flips, no attacker does); 3 against
+/// 9, only "AD" (the largest attacker flips, no defender does); 6 against 3 triples neither
+/// side, so both deplete.
+#[test]
+fn t10_sr_12_2a_bd_star_tripling() {
+    let worn = |s: &State, id: &str| s.units[s.unit_index(id).expect(id)].battleworn;
+    let (rules, state) = both_deplete([(5, 3), (4, 3)], [(2, 3), (1, 3)]);
+    assert!(worn(&state, "c-41ga") && !worn(&state, "c-6tn"), "D: the Lead Unit only");
+    assert!(!worn(&state, "u-123il") && !worn(&state, "u-105oh"), "no AD");
+    assert!(state.log.iter().any(|e| e.text.ends_with("attackers' 9 SP triple the defenders' 3: only D")
+        && e.rule.as_deref() == Some("SR 12.2a BD*")));
+    rules.check(&state).expect("the state holds");
+
+    let (rules, state) = both_deplete([(2, 3), (1, 3)], [(5, 3), (4, 3)]);
+    assert!(worn(&state, "u-123il") && !worn(&state, "u-105oh"), "AD: the largest attacker");
+    assert!(!worn(&state, "c-41ga") && !worn(&state, "c-6tn"), "no D");
+    assert!(state.log.iter().any(|e| e.text.ends_with("defenders' 9 SP triple the attackers' 3: only AD")));
+    rules.check(&state).expect("the state holds");
+
+    let (_, state) = both_deplete([(4, 3), (2, 3)], [(2, 3), (1, 3)]);
+    assert!(worn(&state, "c-41ga") && worn(&state, "u-123il"), "6 against 3: both deplete");
 }
