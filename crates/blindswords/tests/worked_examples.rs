@@ -958,3 +958,42 @@ fn t10_sr_12_2a_bd_star_tripling() {
     let (_, state) = both_deplete([(4, 3), (2, 3)], [(2, 3), (1, 3)]);
     assert!(worn(&state, "c-41ga") && worn(&state, "u-123il"), "6 against 3: both deplete");
 }
+
+/// Scenario 16.1 at the end of a turn's draws, no unit on the map, the Union holding exactly
+/// `union` of the objective and per-turn hexes and the Confederates the others; the End Turn
+/// Phase is played up to the Victory Point Awards and past them if the game goes on.
+fn end_turn_holding(union: &[&str]) -> (BlindSwords, State) {
+    let (rules, mut state) = scenario("pv-16-1");
+    let sc = rules.scenario();
+    let caisson_blindswords::scenario::Victory::Points { per_turn, objective, .. } = &sc.victory else {
+        panic!("16.1 scores Victory Points")
+    };
+    let hexes: Vec<Hex> = per_turn.iter().map(|t| t.hex).chain(objective.iter().map(|o| o.hex)).collect();
+    state.control.retain(|(h, _)| !hexes.contains(h));
+    for h in hexes {
+        let side = if union.contains(&h.to_string().as_str()) { Side::Union } else { Side::Confederate };
+        state.control.push((h, side));
+    }
+    let out = std::mem::take(&mut state.chits.cup);
+    state.chits.out.extend(out);
+    state.stage = Stage::Draw;
+    sequence::advance(&rules, &mut state);
+    (rules, state)
+}
+
+/// Digest §8 T56, EX 16.1 Sudden Death: at the End Turn Victory Point Awards the Union holds
+/// the three per-turn hexes 2012, 2419 and 2127 and two of its end objectives, 3908 and 4017:
+/// a Union smashing victory at once. Without 4017 the game goes on.
+#[test]
+fn t56_ex_16_1_sudden_death_at_the_vp_awards() {
+    let (rules, state) = end_turn_holding(&["2012", "2419", "2127", "3908", "4017"]);
+    assert_eq!(state.stage, Stage::Over);
+    assert_eq!(state.special.sudden_death, Some(Side::Union));
+    assert!(state.log.iter().any(|e| e.text.ends_with("Sudden Death") && e.rule.as_deref() == Some("EX 16.1")));
+    let score = caisson_blindswords::victory::score(&rules, &state);
+    assert_eq!((score.result.as_str(), score.winner), ("Union smashing victory (Sudden Death)", Some(Side::Union)));
+
+    let (_, state) = end_turn_holding(&["2012", "2419", "2127", "3908"]);
+    assert_ne!(state.stage, Stage::Over, "one end objective is not enough");
+    assert_eq!(state.special.sudden_death, None);
+}
