@@ -710,10 +710,13 @@ fn t36_sr_10_7_retreat_draws_fire_only_after_its_first_hex() {
     g.check().expect("the state holds");
 }
 
+/// A face's printed (SP, CR).
+type Printed = (u8, u8);
+
 /// The built-in data with the printed faces of some units replaced: `(id, Fresh, Battleworn)`
 /// as (SP, CR), no Fresh side making the unit Fragile (SR 2.1). The digest's cases give values
 /// as illustrations; the units carrying them are any of the right type.
-fn with_faces(units: &[(&str, Option<(u8, u8)>, (u8, u8))]) -> Arc<Data> {
+fn with_faces(units: &[(&str, Option<Printed>, Printed)]) -> Arc<Data> {
     let mut data = Data::load(&DataDir::builtin()).expect("built-in data");
     let face = |(sp, cr): (u8, u8)| Face { sp: Sp::whole(sp), cr };
     for u in &mut data.catalog.units {
@@ -996,4 +999,117 @@ fn t56_ex_16_1_sudden_death_at_the_vp_awards() {
     let (_, state) = end_turn_holding(&["2012", "2419", "2127", "3908"]);
     assert_ne!(state.stage, Stage::Over, "one end objective is not enough");
     assert_eq!(state.special.sudden_death, None);
+}
+
+/// The Union's two regiments (Fresh 6-3 each) next to the 41st Georgia (Fresh 4-4) and the 6th
+/// Tennessee (Fresh 2-4), with the Battlefield Chaos chit on the Confederate hex if `chaos`.
+fn chaos_fight(chaos: bool) -> (BlindSwords, State, Hex, Hex) {
+    let (rules, mut state, usa, csa) = close_fight(
+        &[
+            ("u-123il", 6, 3, 2, 2, false),
+            ("u-105oh", 6, 3, 2, 2, false),
+            ("c-41ga", 4, 4, 1, 3, false),
+            ("c-6tn", 2, 4, 1, 3, false),
+        ],
+        false,
+    );
+    state.chaos = chaos.then_some(csa);
+    (rules, state, usa, csa)
+}
+
+/// The Union declares its Close Combat on the Confederate hex; the defender's options follow.
+fn declare_on(rules: &BlindSwords, state: &mut State, csa: Hex) -> Vec<(String, String)> {
+    for id in ["done".to_string(), format!("target:{csa}"), "unit:u-123il".into(), "unit:u-105oh".into()] {
+        rules.choose(state, &id).unwrap_or_else(|e| panic!("{id}: {e}"));
+    }
+    rules.choose(state, "declare").expect("declare");
+    rules.choose(state, "done").expect("no more attacks");
+    match rules.pending(state) {
+        Pending::Decide(d) if d.kind == "defensive-fire" => d.options.into_iter().map(|o| (o.id, o.label)).collect(),
+        other => panic!("Defensive Fire: {other:?}"),
+    }
+}
+
+/// Digest §8 T67, EX 7.3b Battlefield Chaos: a stack under the chit, attacked in Close Combat,
+/// may Defensive-Fire at half SP (the 41st Georgia's 4 SP fire as 2); it is unsupported (its
+/// Lead Unit's CR 4 is read as 3, though the 6th Tennessee of its brigade is with it); it may not
+/// initiate a Close Combat; and when it retreats the chit is removed (ruling PC38). The same
+/// fight without the chit is the control.
+#[test]
+fn t67_ex_7_3b_battlefield_chaos_under_close_combat() {
+    let fire_41ga = |options: &[(String, String)]| {
+        options
+            .iter()
+            .find(|(id, _)| id.starts_with("fire:") && id.contains("c-41ga") && !id.contains("c-6tn"))
+            .map(|(_, l)| l.clone())
+            .expect("the 41st Georgia's Defensive Fire")
+    };
+    let (rules, mut state, _, csa) = chaos_fight(false);
+    let label = fire_41ga(&declare_on(&rules, &mut state, csa));
+    assert!(label.contains(": 4 SP, column"), "no chit, full SP: {label}");
+    rules.choose(&mut state, "hold").expect("no Defensive Fire");
+    rules.roll(&mut state, &[1, 1]).expect("d66");
+    assert!(state.log.iter().any(|e| e.text.contains("Lead Unit CR 4:")), "supported");
+
+    let (rules, mut state, _, csa) = chaos_fight(true);
+    let label = fire_41ga(&declare_on(&rules, &mut state, csa));
+    assert!(label.contains(": 2 SP, column"), "half SP under the chit: {label}");
+    rules.choose(&mut state, "hold").expect("no Defensive Fire");
+    // A d66 giving a test whose white die has a retreat of every defender and no Panic.
+    let table = &rules.data().charts.close_tests;
+    let white = |section: Section| {
+        (1..=6u8).find(|w| {
+            table
+                .result(section, 1, *w)
+                .is_some_and(|r| r.skedaddle_text.contains("RA") && !r.skedaddle_text.contains('P'))
+        })
+    };
+    let rolled = (1..=6u8).flat_map(|a| (1..=6u8).map(move |b| [a, b])).find_map(|d66| {
+        let mut s = state.clone();
+        rules.roll(&mut s, &d66).ok()?;
+        let section = match &s.stage {
+            Stage::CloseCombat { fight, .. } => fight.section?,
+            _ => return None,
+        };
+        white(section).map(|w| (s, section, w))
+    });
+    let (mut state, section, white) = rolled.expect("a d66 giving a retreat");
+    assert!(state.log.iter().any(|e| e.text.contains("Lead Unit CR 3:")), "unsupported under the chit");
+    let coloured = (1..=6u8).find(|c| table.result(section, *c, 1).is_some_and(|r| r.depletion_text == "-"));
+    rules.roll(&mut state, &[coloured.expect("a harmless coloured face"), white]).expect("the test's dice");
+    while let Pending::Decide(d) = rules.pending(&state) {
+        if d.kind != "retreat" {
+            break;
+        }
+        let id = d.options[0].id.clone();
+        rules.choose(&mut state, &id).expect("path");
+    }
+    assert_ne!(state.hex_of(state.unit_index("c-41ga").expect("41GA")), Some(csa), "retreated");
+    assert_eq!(state.chaos, None, "the chit is removed");
+    assert!(state.log.iter().any(|e| e.text.ends_with("the chit is removed") && e.rule.as_deref() == Some("EX 7.3b")));
+    rules.check(&state).expect("the state holds");
+
+    // Under the chit the Confederates may not initiate: their brigade, under Attack orders next
+    // to the Union, is offered no Close Combat.
+    for chaos in [false, true] {
+        let (rules, mut state, _, csa) = chaos_fight(chaos);
+        let brigade = state.units[state.unit_index("c-41ga").expect("41GA")].brigade.clone().expect("a brigade");
+        state.stage = Stage::Move {
+            for_: caisson_blindswords::state::MoveFor::Brigade {
+                brigade,
+                order: caisson_blindswords::charts::Order::Attack,
+                by: caisson_blindswords::state::Activator::Command,
+            },
+            moved: Vec::new(),
+            current: None,
+        };
+        rules.choose(&mut state, "done").expect("no move");
+        let targets: Vec<String> = match rules.pending(&state) {
+            Pending::Decide(d) if d.kind == "close-declare" => {
+                d.options.into_iter().filter(|o| o.id.starts_with("target:")).map(|o| o.id).collect()
+            }
+            _ => Vec::new(),
+        };
+        assert_eq!(targets.is_empty(), chaos, "{csa} under the chit: {chaos}; targets {targets:?}");
+    }
 }
