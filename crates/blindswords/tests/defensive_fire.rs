@@ -198,8 +198,9 @@ fn sr_11_3a_supporting_defensive_fire_from_an_adjacent_hex() {
 /// SR 11.3a, 9.1d-e (ruling PC36): the 41st Georgia in the attacked hex and the 27th Tennessee of
 /// its brigade in a hex next to it and to the attacking 123rd Illinois fire one Defensive Fire
 /// together, the Georgians at their full 7 SP, the Tennesseans at half their 4: 9 SP on column
-/// "8-9". The roll 66 calls for a Severe test of the Illinois (modified CR 0); coloured 1 "-"
-/// and white 2 "MH R1" make it retreat a hex, out of the Close Combat. Both units have fired.
+/// "8-9", the preview itemising each unit's share. The roll 66 calls for a Severe test of the
+/// Illinois (modified CR 0); coloured 1 "-" and white 2 "MH R1" make it retreat a hex, out of
+/// the Close Combat. Both units have fired.
 #[test]
 fn sr_11_3a_defensive_fire_combined_with_supporting_fire() {
     let rules = open().0;
@@ -216,6 +217,7 @@ fn sr_11_3a_defensive_fire_combined_with_supporting_fire() {
     let offer = p.options.iter().find(|o| o.id == id).unwrap_or_else(|| panic!("{:?}", p.options));
     assert!(offer.label.contains("41GA + 27TN Defensive Fire with Supporting Defensive Fire at"), "{}", offer.label);
     assert!(offer.label.contains("9 SP, column 8-9 no shift"), "7 + half of 4 (SR 9.1d-e): {}", offer.label);
+    assert!(offer.label.ends_with("; 41GA 7 SP, 27TN 4→2 SP supporting"), "each share itemised: {}", offer.label);
     choose(&mut g, &id);
     assert!(logged(&g, &format!("41GA + 27TN fire Defensive Fire with Supporting Defensive Fire at {a}")));
     dice(&mut g, &[6, 6]);

@@ -1053,7 +1053,7 @@ fn t67_ex_7_3b_battlefield_chaos_under_close_combat() {
 
     let (rules, mut state, _, csa) = chaos_fight(true);
     let label = fire_41ga(&declare_on(&rules, &mut state, csa));
-    assert!(label.contains(": 2 SP, column"), "half SP under the chit: {label}");
+    assert!(label.contains(": 2 SP, column") && label.ends_with("; 41GA 4→2 SP Battlefield Chaos"), "half SP: {label}");
     rules.choose(&mut state, "hold").expect("no Defensive Fire");
     // A d66 giving a test whose white die has a retreat of every defender and no Panic.
     let table = &rules.data().charts.close_tests;
