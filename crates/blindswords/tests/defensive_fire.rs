@@ -3,16 +3,17 @@
 //! an attacker that retreats under it leaving the combat (SR 11.3c), cavalry withdrawing instead
 //! of fighting (SR 11.3b), and Rebel Yell! shifting the Close Combat's column (EX 11.3c xvii).
 
+mod common;
+use common::{attack_move, manual_game};
+
 use std::sync::Arc;
 
-use caisson_blindswords::charts::Order;
-use caisson_blindswords::registry::SYSTEM;
 use caisson_blindswords::setup::Data;
-use caisson_blindswords::state::{ix, Activator, MoveFor, Place, Stage, State};
+use caisson_blindswords::state::{ix, Place, Stage, State};
 use caisson_blindswords::BlindSwords;
 use caisson_hexmap::{Hex, Hexside, TacticalTerrain};
 use caisson_kernel::data::DataDir;
-use caisson_kernel::{DiceMode, Game, Pending, Setup};
+use caisson_kernel::{Game, Pending};
 
 /// Union infantry (15 SP Fresh, CR 1, R).
 const IL123: &str = "u-123il";
@@ -77,15 +78,8 @@ fn game(units: &[(&str, Hex)], mover: &str) -> Game<BlindSwords> {
         u.shaken = false;
     }
     state.chits.held = [Vec::new(), Vec::new()];
-    let brigade = state.units[state.unit_index(mover).expect(mover)].brigade.clone().expect("a brigade");
-    state.stage = Stage::Move {
-        for_: MoveFor::Brigade { brigade, order: Order::Attack, by: Activator::Command },
-        moved: Vec::new(),
-        current: None,
-    };
-    let setup =
-        Setup { system: SYSTEM.into(), scenario: "pv-16-1".into(), seed: 1, dice: DiceMode::Manual, options: vec![] };
-    Game::new(rules, state, setup)
+    state.stage = attack_move(&state, mover);
+    manual_game(rules, state)
 }
 
 fn choose(g: &mut Game<BlindSwords>, id: &str) {
@@ -349,9 +343,7 @@ fn ex_11_3c_xvii_rebel_yell_shifts_the_column() {
     let mut g = game(&[(GA41, a), (IL123, d)], GA41);
     let mut state = g.state().clone();
     state.chits.held[ix(caisson_blindswords::catalog::Side::Confederate)] = vec!["c-rebel-yell".into()];
-    let setup =
-        Setup { system: SYSTEM.into(), scenario: "pv-16-1".into(), seed: 1, dice: DiceMode::Manual, options: vec![] };
-    g = Game::new(g.rules().clone(), state, setup);
+    g = manual_game(g.rules().clone(), state);
     declare(&mut g, d, &[GA41]);
     choose(&mut g, "hold");
     let p = g.pending().expect("the attacker's held chit");

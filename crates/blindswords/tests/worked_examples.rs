@@ -2,6 +2,9 @@
 //! test names its case (T##) and section, and drives the game through `choose`/`roll` (or the
 //! aftermath of a test, as `sequence::advance` works it) with manual dice where dice fall.
 
+mod common;
+use common::{attack_move, manual_game, one_retreat};
+
 use std::sync::Arc;
 
 use caisson_blindswords::catalog::{ChitKind, Face, Owner, Side, Sp, UnitType};
@@ -89,22 +92,7 @@ fn chaplin_retreat(hits: u8) -> (BlindSwords, State, usize, Hex) {
         firer.get_or_insert(set(&rules, &mut state, id, *h, 0));
     }
     let firer = firer.expect("a ring");
-    let order = RetreatOrder { unit: reb, hexes: 1, rule: "SR 12.1b R#".into(), causers: vec![firer] };
-    state.stage = Stage::Aftermath {
-        after: Aftermath {
-            by: Side::Union,
-            causers: vec![firer],
-            target: bank,
-            lead: reb,
-            retreats: vec![order],
-            panic: 0,
-            panicking: Vec::new(),
-            dice: Vec::new(),
-            later: Vec::new(),
-            done: Vec::new(),
-            then: Then::Fire { firer, retreating: Vec::new() },
-        },
-    };
+    state.stage = one_retreat(Side::Union, firer, reb, bank, 1);
     sequence::advance(&rules, &mut state);
     (rules, state, reb, across)
 }
@@ -537,16 +525,7 @@ fn close_fight(units: &[(&str, u8, u8, u8, u8, bool)], slope: bool) -> (BlindSwo
             u.cr = f.cr;
         }
     }
-    let brigade = state.units[state.unit_index("u-123il").expect("1st WV")].brigade.clone().expect("a brigade");
-    state.stage = Stage::Move {
-        for_: caisson_blindswords::state::MoveFor::Brigade {
-            brigade,
-            order: caisson_blindswords::charts::Order::Attack,
-            by: caisson_blindswords::state::Activator::Command,
-        },
-        moved: Vec::new(),
-        current: None,
-    };
+    state.stage = attack_move(&state, "u-123il");
     (rules, state, usa, csa)
 }
 
@@ -632,9 +611,7 @@ fn t21_sr_7_3a_negated_dac_returns_to_the_cup_while_brigades_remain() {
 fn t36_sr_10_7_retreat_draws_fire_only_after_its_first_hex() {
     use caisson_blindswords::charts::Order;
     use caisson_blindswords::fire::FireKind;
-    use caisson_blindswords::registry::SYSTEM;
     use caisson_blindswords::state::{Activator, Volley};
-    use caisson_kernel::{DiceMode, Game, Setup};
 
     let (rules, mut state) = scenario("pv-16-1");
     let map = rules.data().map.clone();
@@ -683,9 +660,7 @@ fn t36_sr_10_7_retreat_draws_fire_only_after_its_first_hex() {
         },
     };
     sequence::advance(&rules, &mut state);
-    let setup =
-        Setup { system: SYSTEM.into(), scenario: "pv-16-1".into(), seed: 1, dice: DiceMode::Manual, options: vec![] };
-    let mut g = Game::new(rules, state, setup);
+    let mut g = manual_game(rules, state);
     g.check().expect("paused in hex 1, the state holds");
     // X cannot fire: nothing was asked before the unit left its first hex.
     assert_eq!(g.state().hex_of(oh), Some(hex1), "the first decision comes in hex 1");
@@ -1093,16 +1068,7 @@ fn t67_ex_7_3b_battlefield_chaos_under_close_combat() {
     // to the Union, is offered no Close Combat.
     for chaos in [false, true] {
         let (rules, mut state, _, csa) = chaos_fight(chaos);
-        let brigade = state.units[state.unit_index("c-41ga").expect("41GA")].brigade.clone().expect("a brigade");
-        state.stage = Stage::Move {
-            for_: caisson_blindswords::state::MoveFor::Brigade {
-                brigade,
-                order: caisson_blindswords::charts::Order::Attack,
-                by: caisson_blindswords::state::Activator::Command,
-            },
-            moved: Vec::new(),
-            current: None,
-        };
+        state.stage = attack_move(&state, "c-41ga");
         rules.choose(&mut state, "done").expect("no move");
         let targets: Vec<String> = match rules.pending(&state) {
             Pending::Decide(d) if d.kind == "close-declare" => {
