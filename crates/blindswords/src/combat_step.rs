@@ -232,7 +232,10 @@ fn reach(rules: &BlindSwords, unit: &CombatUnit) -> u16 {
     u16::try_from(far).unwrap_or(u16::MAX)
 }
 
-/// How a fire reads before the dice: SP, column and each shift.
+/// How a fire reads before the dice: SP, column and each shift; where a firer's SP is halved
+/// (Opportunity or Supporting Defensive Fire, SR 9.1d; Battlefield Chaos, EX 7.3b), each
+/// firer's share after them, the halved ones from their SP before the halving
+/// ("41GA 7 SP, 27TN 4→2 SP supporting").
 pub fn preview(rules: &BlindSwords, a: &FireAssessment) -> String {
     let crt = &rules.data().charts.crt;
     let shifts = if a.shifts.is_empty() {
@@ -241,7 +244,40 @@ pub fn preview(rules: &BlindSwords, a: &FireAssessment) -> String {
         a.shifts.iter().map(|m| format!("{} {:+} [{}]", m.label, m.value, m.rule)).collect::<Vec<_>>().join(", ")
     };
     let end = a.final_column.and_then(|c| crt.label(c)).map_or("beyond C: ignored".to_string(), |l| format!("→ {l}"));
-    format!("{} SP, column {} {shifts} {end}", a.total_sp, crt.label(a.initial_column).unwrap_or("?"))
+    let text = format!("{} SP, column {} {shifts} {end}", a.total_sp, crt.label(a.initial_column).unwrap_or("?"));
+    match shares(rules, a) {
+        Some(shares) => format!("{text}; {shares}"),
+        None => text,
+    }
+}
+
+/// Each firer's SP in a fire where some are halved (SR 9.1d, EX 7.3b); `None` if none is.
+fn shares(rules: &BlindSwords, a: &FireAssessment) -> Option<String> {
+    let halving = |s: &fire::SpStep| s.rule == "SR 9.1d" || s.rule.starts_with("EX 7.3b");
+    if !a.contributions.iter().any(|c| c.steps.iter().any(halving)) {
+        return None;
+    }
+    let shares: Vec<String> = a
+        .contributions
+        .iter()
+        .map(|c| {
+            let name = rules.data().catalog.unit(&c.unit).map_or(c.unit.as_str(), |u| u.name.as_str());
+            let first = c.steps.iter().position(halving);
+            match first.and_then(|k| k.checked_sub(1)).and_then(|k| c.steps.get(k)) {
+                Some(before) => {
+                    let why: Vec<&str> = c
+                        .steps
+                        .iter()
+                        .filter(|s| halving(s))
+                        .map(|s| if s.label == "Supporting Defensive Fire" { "supporting" } else { s.label.as_str() })
+                        .collect();
+                    format!("{name} {}→{} SP {}", before.sp, c.sp, why.join(" and "))
+                }
+                None => format!("{name} {} SP", c.sp),
+            }
+        })
+        .collect();
+    Some(shares.join(", "))
 }
 
 /// The fires a side's battery may make in the Artillery Step (SR 6.2): each enemy hex in

@@ -3,7 +3,7 @@
 //! in succession), and the Unique Events of `data/blind-swords/events.toml` whose moment the game
 //! now reaches:
 //! - Rally (and A. McCook used as a Rally Event): a Recovery of every Morale Hit of one unit at
-//!   least three hexes from the enemy, or of On Hold artillery anywhere;
+//!   least three hexes from the enemy, or of On Hold artillery anywhere; no Rebuild (ruling PC40);
 //! - Brigade Initiative: a Full Activation of one Union brigade on the map, On Hold or not;
 //! - Command Confusion: after an enemy brigade receives its order, a die on the Command Confusion
 //!   table gives its new order (SR 7.3 example);

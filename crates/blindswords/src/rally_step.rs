@@ -8,8 +8,8 @@
 //! orders (SR 8.3, 8.5, 13.1-13.2: each eligible unit, the owner choosing, takes Recovery or
 //! Rebuild once); the placement of a unit rebuilt from the "Available" box and the displacement of
 //! one whose Fresh side over-stacks its hex (SR 13.2b, rulings PC19, PC20); the Broken Track
-//! moving down a box at End Turn (SR 12.8a, 14.4). Not enforced: the Rally event (its chit text
-//! is not in the rulebook) and the optional Rebuild rule of SR 13.2.
+//! moving down a box at End Turn (SR 12.8a, 14.4); the Rebuild Option of SR 13.2b as the game
+//! option `rebuild=on` (a unit back from the Broken Track never rebuilds to its Fresh side).
 
 use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, Pending, RollRequest, RuleError};
@@ -99,7 +99,7 @@ fn check(rules: &BlindSwords, state: &State, for_: &RallyFor, i: usize) -> Rally
         enemy_distance: hex.and_then(|h| enemy_distance(rules, state, u.side, h)),
         on_hold: u.on_hold || brigade_hold,
         used_this_phase: used,
-        returned_from_broken: false,
+        returned_from_broken: rules.options().rebuild && u.returned,
     }
 }
 
@@ -366,6 +366,7 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
         (Stage::RallyPlace { for_, unit }, "hex") => {
             let h: Hex = arg.parse().map_err(|_| bad(option))?;
             occupy(rules, state, unit, h);
+            state.units[unit].returned = true;
             state.note(format!("{} returns to the map in {h}, Battleworn", state.units[unit].name), "SR 12.8b, 13.2b");
             rallied(rules, state, for_, unit);
         }

@@ -81,7 +81,7 @@ pub fn load_game(save: &Save) -> Result<Box<dyn DynGame>, SaveError> {
 pub const NOT_ENFORCED: &[&str] = &[
     "Close Combat is enforced (declaration, Defensive Fire and Supporting Defensive Fire, alone, combined in one fire or as a Flanking Fire (rulings PC36, PC37), cavalry and horse artillery withdrawal, the CRT with Rebel Yell! and Spontaneous Charge, Close Combat Cohesion Test, retreats, Panic, Advance After Close Combat), but Spontaneous Charge starts no Close Combat of its own outside the Close Combat Step (only its reconstructed chit text says so, rulings PC26, PG35)",
     "fire (the Artillery Step's, a brigade's, Opportunity Fire) is enforced with its Fire Combat Cohesion Test (depletion, Morale Hits, Break Tests, the Broken Track boxes) and the retreats and Panic it orders; On Hold batteries do not fire in the Artillery Step (SR 6.2, 12.1, 12.3, EX 6.5e)",
-    "rally is enforced (the Artillery Rally Step, Regroup and Defend Rally Steps, the Broken Track), but not the Rally event's Rebuild (its chit text is not in the rulebook, SR 13.1) nor the optional Rebuild rule (SR 13.2b) that keeps units back from the Broken Track Battleworn",
+    "rally is enforced (the Artillery Rally Step, Regroup and Defend Rally Steps, the Broken Track, the optional Rebuild Option of SR 13.2b as `--option rebuild=on`), and the Rally event as a Recovery of one unit; the event's own text is not in the rulebook (SR 13.1), so whatever more it allows, a Rebuild perhaps, is not in play (ruling PC40)",
 ];
 
 /// What a player should know before starting.
@@ -92,6 +92,10 @@ pub fn notices(scenario: &str) -> Result<Vec<String>, String> {
     let data = Data::builtin()?;
     let sc = data.scenarios.iter().find(|s| s.id == scenario).ok_or_else(|| format!("no scenario `{scenario}`"))?;
     let mut out: Vec<String> = NOT_ENFORCED.iter().map(|s| format!("Not fully enforced yet: {s}.")).collect();
+    out.push(format!(
+        "Optional rule offered: Rebuild Option (SR 13.2b): `--option {}=on` keeps a unit that came back from the Broken Track on its Battleworn side for good",
+        crate::special::REBUILD_OPTION
+    ));
     out.push(format!(
         "Reconstructed data (the Blind Swords charts, the Perryville map and counter values are not public): {} tables; `caisson notes {scenario}` lists each with its reason.",
         data.charts.reconstructed().len()

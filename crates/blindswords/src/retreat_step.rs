@@ -300,6 +300,7 @@ fn retreat(
         state.stage = Stage::Aftermath { after };
         return;
     };
+    lift_chaos(state, origin);
     let walk = RetreatWalk {
         after,
         order: order.clone(),
@@ -412,6 +413,16 @@ fn arrive(rules: &BlindSwords, state: &mut State, walk: RetreatWalk) {
     state.stage = Stage::Aftermath { after };
 }
 
+/// The Fog of War chit placed by Battlefield Chaos leaves `hex` when a unit under it retreats
+/// (EX 7.3b; ruling PC38: any Retreat result carried out, a failed one included).
+fn lift_chaos(state: &mut State, hex: Hex) {
+    if state.chaos == Some(hex) {
+        state.chaos = None;
+        state
+            .note(format!("A unit under the Battlefield Chaos chit in {hex} retreats: the chit is removed"), "EX 7.3b");
+    }
+}
+
 /// A unit with no legal retreat (SR 12.3, EX 12.3).
 fn fail(
     rules: &BlindSwords,
@@ -422,6 +433,9 @@ fn fail(
     off_map: bool,
 ) {
     let i = order.unit;
+    if let Some(h) = state.hex_of(i) {
+        lift_chaos(state, h);
+    }
     if let Some(mut c) = bare_unit(rules, state, i) {
         // A scenario whose play area is part of the map names the box of a unit that would
         // have to leave it (EX 16.0c: Broken Box 3, ruling A-55).

@@ -104,6 +104,7 @@ pub fn start(data: &Data, sc: &Scenario) -> State {
             shaken: status == Some(Status::Shaken),
             on_hold: sc.on_hold.units.contains(&u.id),
             acted: false,
+            returned: false,
         });
     }
     let mut brigades: Vec<BrigadeState> = Vec::new();

@@ -31,7 +31,13 @@ pub struct Options {
     /// EX 16.0d The solo variant (`solo=liddell`): the side of the scenario's `solo-bot` rule is
     /// played by the rules' Command Confusion roll and a bot ([`crate::solo`]).
     pub solo: bool,
+    /// SR 13.2b Rebuild Option (`rebuild=on`), a series rule offered in every scenario: a unit
+    /// that came back from the Broken Track never rebuilds to its Fresh side.
+    pub rebuild: bool,
 }
+
+/// The option of the SR 13.2b Rebuild Option, offered whatever the scenario.
+pub const REBUILD_OPTION: &str = "rebuild";
 
 /// The option names, with the rule kind each turns on.
 const OPTIONS: [(&str, &str); 3] = [("night", "16.1g"), ("great-grandfather", "16.1f"), ("solo", "16.0d")];
@@ -42,16 +48,13 @@ impl Options {
     /// # Errors
     /// An unknown option or value, or one the scenario does not offer.
     pub fn parse(options: &[String], sc: &Scenario) -> Result<Options, String> {
-        let offered: Vec<&str> = OPTIONS
+        let mut offered: Vec<&str> = OPTIONS
             .iter()
             .filter(|(_, kind)| sc.rules().any(|r| r.optional && optional_name(&r.kind) == Some(kind)))
             .map(|(n, _)| *n)
             .collect();
-        let known = if offered.is_empty() {
-            "none in this scenario".to_string()
-        } else {
-            offered.iter().map(|n| format!("{n}={}|off", on_word(n))).collect::<Vec<_>>().join(", ")
-        };
+        offered.push(REBUILD_OPTION);
+        let known = offered.iter().map(|n| format!("{n}={}|off", on_word(n))).collect::<Vec<_>>().join(", ");
         let mut o = Options::default();
         for opt in options {
             let (name, value) = opt.split_once('=').unwrap_or((opt.as_str(), ""));
@@ -72,6 +75,7 @@ impl Options {
             match name {
                 "night" => o.night = on,
                 "solo" => o.solo = on,
+                REBUILD_OPTION => o.rebuild = on,
                 _ => o.great_grandfather = on,
             }
         }

@@ -103,6 +103,9 @@ pub struct UnitState {
     pub on_hold: bool,
     /// Moved or acted in this Artillery Phase (SR 6.1).
     pub acted: bool,
+    /// Came back to the map from the Broken Track's "Available" box (SR 13.2b, for the Rebuild
+    /// Option).
+    pub returned: bool,
 }
 
 /// One brigade in the scenario (SR 8; EX 2.3, 7.5).

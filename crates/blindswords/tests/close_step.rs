@@ -2,17 +2,18 @@
 //! Close Combat and Cohesion Test example (digest §8 T07-T09) as the rule reads it (rulings
 //! A-46, A-46b, PC7), and the declaration's voluntary "no Close Combat".
 
+mod common;
+use common::{attack_move, manual_game};
+
 use std::sync::Arc;
 
 use caisson_blindswords::catalog::{Face, Sp, Weapon};
-use caisson_blindswords::charts::Order;
-use caisson_blindswords::registry::SYSTEM;
 use caisson_blindswords::setup::Data;
-use caisson_blindswords::state::{Activator, MoveFor, Place, Stage, State};
+use caisson_blindswords::state::{Place, Stage, State};
 use caisson_blindswords::BlindSwords;
 use caisson_hexmap::{Hex, Hexside, TacticalTerrain};
 use caisson_kernel::data::DataDir;
-use caisson_kernel::{DiceMode, Game, Pending, Setup};
+use caisson_kernel::{Game, Pending};
 
 /// The example's four counters, carried by four catalog units given the example's printed
 /// values (the example says its values are illustrations): two Union regiments of one brigade,
@@ -87,15 +88,8 @@ fn example() -> (Game<BlindSwords>, Hex, Hex) {
     set(&mut state, WV4, usa, true);
     set(&mut state, VA36, csa, true);
     set(&mut state, NC69, csa, true);
-    let brigade = state.units[state.unit_index(WV1).expect("1st WV")].brigade.clone().expect("a brigade");
-    state.stage = Stage::Move {
-        for_: MoveFor::Brigade { brigade, order: Order::Attack, by: Activator::Command },
-        moved: Vec::new(),
-        current: None,
-    };
-    let setup =
-        Setup { system: SYSTEM.into(), scenario: "pv-16-1".into(), seed: 1, dice: DiceMode::Manual, options: vec![] };
-    (Game::new(rules, state, setup), usa, csa)
+    state.stage = attack_move(&state, WV1);
+    (manual_game(rules, state), usa, csa)
 }
 
 fn dice(g: &mut Game<BlindSwords>, faces: &[u8]) {

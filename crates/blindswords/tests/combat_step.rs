@@ -2,32 +2,16 @@
 //! offered with its preview, the d66 logged with the chart cell, and the Fire Combat Cohesion
 //! Test's result written back to the state.
 
+mod common;
+use common::{manual_game, set, town_and_battery_hex};
+
 use caisson_blindswords::catalog::Side;
 use caisson_blindswords::cohesion::{fire_test, CombatUnit, FireTest, Stack};
-use caisson_blindswords::los::{line_of_sight, Sight};
-use caisson_blindswords::registry::SYSTEM;
 use caisson_blindswords::setup::Data;
-use caisson_blindswords::state::{Place, Stage, State};
+use caisson_blindswords::state::{Place, Stage};
 use caisson_blindswords::BlindSwords;
-use caisson_hexmap::{Hex, TacticalTerrain};
-use caisson_kernel::{DiceMode, Game, Setup};
-
-/// A hex of Perryville town and a clear hex three hexes off with a clear line of sight to it.
-fn town_and_battery_hex(rules: &BlindSwords) -> (Hex, Hex) {
-    let map = &rules.data().map;
-    let area = &rules.scenario().area;
-    for t in map.hexes().filter(|h| map.tactical(*h) == Some(TacticalTerrain::Town) && area.contains(*h)) {
-        for f in map.hexes().filter(|f| map.distance(*f, t) == 3 && area.contains(*f)) {
-            if map.tactical(f) != Some(TacticalTerrain::Clear) {
-                continue;
-            }
-            if line_of_sight(map, f, t, |_| false).is_ok_and(|l| l.sight == Sight::Clear) {
-                return (t, f);
-            }
-        }
-    }
-    panic!("no town hex with a clear line of fire three hexes off");
-}
+use caisson_hexmap::Hex;
+use caisson_kernel::Game;
 
 /// Bush and Stone's battery (R guns, Battleworn: 3 SP) three hexes from the 41st Georgia (CR 4)
 /// in Perryville, everyone else off the map, at the start of the Union Artillery Step.
@@ -37,28 +21,13 @@ fn duel() -> (Game<BlindSwords>, Hex) {
     for u in &mut state.units {
         u.place = Place::Eliminated;
     }
-    let set = |state: &mut State, id: &str, hex: Hex, worn: bool| {
-        let i = state.unit_index(id).expect(id);
-        let c = CombatUnit::from_catalog(rules.data().catalog.unit(id).expect(id));
-        let u = &mut state.units[i];
-        u.place = Place::Map(hex);
-        u.battleworn = worn;
-        u.sp_halves = if worn { c.worn.sp.halves() } else { c.fresh.unwrap_or(c.worn).sp.halves() };
-        u.cr = if worn { c.worn.cr } else { c.fresh.unwrap_or(c.worn).cr };
-        u.on_hold = false;
-        u.acted = false;
-        u.morale_hits = 0;
-        u.shaken = false;
-    };
-    set(&mut state, "u-bush-stone-art", from, true);
-    set(&mut state, "c-41ga", town, false);
+    set(&rules, &mut state, "u-bush-stone-art", from, true);
+    set(&rules, &mut state, "c-41ga", town, false);
     for b in &mut state.brigades {
         b.on_hold = false;
     }
     state.stage = Stage::Artillery { side: Side::Union, passes: 0 };
-    let setup =
-        Setup { system: SYSTEM.into(), scenario: "pv-16-1".into(), seed: 1, dice: DiceMode::Manual, options: vec![] };
-    (Game::new(rules, state, setup), town)
+    (manual_game(rules, state), town)
 }
 
 fn dice(g: &mut Game<BlindSwords>, faces: &[u8]) {

@@ -3,16 +3,17 @@
 //! an attacker that retreats under it leaving the combat (SR 11.3c), cavalry withdrawing instead
 //! of fighting (SR 11.3b), and Rebel Yell! shifting the Close Combat's column (EX 11.3c xvii).
 
+mod common;
+use common::{attack_move, manual_game};
+
 use std::sync::Arc;
 
-use caisson_blindswords::charts::Order;
-use caisson_blindswords::registry::SYSTEM;
 use caisson_blindswords::setup::Data;
-use caisson_blindswords::state::{ix, Activator, MoveFor, Place, Stage, State};
+use caisson_blindswords::state::{ix, Place, Stage, State};
 use caisson_blindswords::BlindSwords;
 use caisson_hexmap::{Hex, Hexside, TacticalTerrain};
 use caisson_kernel::data::DataDir;
-use caisson_kernel::{DiceMode, Game, Pending, Setup};
+use caisson_kernel::{Game, Pending};
 
 /// Union infantry (15 SP Fresh, CR 1, R).
 const IL123: &str = "u-123il";
@@ -77,15 +78,8 @@ fn game(units: &[(&str, Hex)], mover: &str) -> Game<BlindSwords> {
         u.shaken = false;
     }
     state.chits.held = [Vec::new(), Vec::new()];
-    let brigade = state.units[state.unit_index(mover).expect(mover)].brigade.clone().expect("a brigade");
-    state.stage = Stage::Move {
-        for_: MoveFor::Brigade { brigade, order: Order::Attack, by: Activator::Command },
-        moved: Vec::new(),
-        current: None,
-    };
-    let setup =
-        Setup { system: SYSTEM.into(), scenario: "pv-16-1".into(), seed: 1, dice: DiceMode::Manual, options: vec![] };
-    Game::new(rules, state, setup)
+    state.stage = attack_move(&state, mover);
+    manual_game(rules, state)
 }
 
 fn choose(g: &mut Game<BlindSwords>, id: &str) {
@@ -198,8 +192,9 @@ fn sr_11_3a_supporting_defensive_fire_from_an_adjacent_hex() {
 /// SR 11.3a, 9.1d-e (ruling PC36): the 41st Georgia in the attacked hex and the 27th Tennessee of
 /// its brigade in a hex next to it and to the attacking 123rd Illinois fire one Defensive Fire
 /// together, the Georgians at their full 7 SP, the Tennesseans at half their 4: 9 SP on column
-/// "8-9". The roll 66 calls for a Severe test of the Illinois (modified CR 0); coloured 1 "-"
-/// and white 2 "MH R1" make it retreat a hex, out of the Close Combat. Both units have fired.
+/// "8-9", the preview itemising each unit's share. The roll 66 calls for a Severe test of the
+/// Illinois (modified CR 0); coloured 1 "-" and white 2 "MH R1" make it retreat a hex, out of
+/// the Close Combat. Both units have fired.
 #[test]
 fn sr_11_3a_defensive_fire_combined_with_supporting_fire() {
     let rules = open().0;
@@ -216,6 +211,7 @@ fn sr_11_3a_defensive_fire_combined_with_supporting_fire() {
     let offer = p.options.iter().find(|o| o.id == id).unwrap_or_else(|| panic!("{:?}", p.options));
     assert!(offer.label.contains("41GA + 27TN Defensive Fire with Supporting Defensive Fire at"), "{}", offer.label);
     assert!(offer.label.contains("9 SP, column 8-9 no shift"), "7 + half of 4 (SR 9.1d-e): {}", offer.label);
+    assert!(offer.label.ends_with("; 41GA 7 SP, 27TN 4→2 SP supporting"), "each share itemised: {}", offer.label);
     choose(&mut g, &id);
     assert!(logged(&g, &format!("41GA + 27TN fire Defensive Fire with Supporting Defensive Fire at {a}")));
     dice(&mut g, &[6, 6]);
@@ -347,9 +343,7 @@ fn ex_11_3c_xvii_rebel_yell_shifts_the_column() {
     let mut g = game(&[(GA41, a), (IL123, d)], GA41);
     let mut state = g.state().clone();
     state.chits.held[ix(caisson_blindswords::catalog::Side::Confederate)] = vec!["c-rebel-yell".into()];
-    let setup =
-        Setup { system: SYSTEM.into(), scenario: "pv-16-1".into(), seed: 1, dice: DiceMode::Manual, options: vec![] };
-    g = Game::new(g.rules().clone(), state, setup);
+    g = manual_game(g.rules().clone(), state);
     declare(&mut g, d, &[GA41]);
     choose(&mut g, "hold");
     let p = g.pending().expect("the attacker's held chit");

@@ -2,30 +2,17 @@
 //! from an exit hex at a time the exit counts (ruling PG34), with its victory count; otherwise it
 //! goes to Broken Box 1 as anywhere else (EX 12.3, ruling PC10).
 
+mod common;
+use common::{one_retreat, set};
+
 use caisson_blindswords::catalog::{Side, UnitType};
-use caisson_blindswords::cohesion::CombatUnit;
 use caisson_blindswords::sequence;
 use caisson_blindswords::setup::Data;
 use caisson_blindswords::special;
-use caisson_blindswords::state::{Aftermath, Place, RetreatOrder, Stage, State, Then};
+use caisson_blindswords::state::{Place, State};
 use caisson_blindswords::BlindSwords;
 use caisson_hexmap::Hex;
 use caisson_kernel::Rules;
-
-/// Puts a unit on the map, Fresh, with no marker.
-fn set(rules: &BlindSwords, state: &mut State, id: &str, hex: Hex) -> usize {
-    let i = state.unit_index(id).expect(id);
-    let c = CombatUnit::from_catalog(rules.data().catalog.unit(id).expect(id));
-    let face = c.fresh.unwrap_or(c.worn);
-    let u = &mut state.units[i];
-    u.place = Place::Map(hex);
-    u.battleworn = c.fresh.is_none();
-    u.sp_halves = face.sp.halves();
-    u.cr = face.cr;
-    u.on_hold = false;
-    u.morale_hits = 0;
-    i
-}
 
 /// Whether the regiment went to Broken Box 1 off the map (the game may then run on to End Turn,
 /// where the track moves it on to Available).
@@ -51,30 +38,15 @@ fn retreat_from(at: Hex, turn: u16, extra: &[Hex]) -> (BlindSwords, State, usize
         state.units.iter().filter(inf).map(|u| u.id.clone()).collect()
     };
     let (union, csa) = (of(Side::Union), of(Side::Confederate));
-    let reb = set(&rules, &mut state, &csa[0], at);
+    let reb = set(&rules, &mut state, &csa[0], at, false);
     let ring: Vec<Hex> = map.neighbors(at).map(|(_, n)| n).filter(|n| area.contains(*n)).collect();
     assert!(ring.len() < 6, "{at} is a map edge hex");
     let mut first = None;
     for (id, h) in union.iter().zip(ring.iter().chain(extra)) {
-        first.get_or_insert(set(&rules, &mut state, id, *h));
+        first.get_or_insert(set(&rules, &mut state, id, *h, false));
     }
     let firer = first.expect("a neighbour");
-    let order = RetreatOrder { unit: reb, hexes: 1, rule: "SR 12.1b R#".into(), causers: vec![firer] };
-    state.stage = Stage::Aftermath {
-        after: Aftermath {
-            by: Side::Union,
-            causers: vec![firer],
-            target: at,
-            lead: reb,
-            retreats: vec![order],
-            panic: 0,
-            panicking: Vec::new(),
-            dice: Vec::new(),
-            later: Vec::new(),
-            done: Vec::new(),
-            then: Then::Fire { firer, retreating: Vec::new() },
-        },
-    };
+    state.stage = one_retreat(Side::Union, firer, reb, at, 1);
     sequence::advance(&rules, &mut state);
     (rules, state, reb)
 }

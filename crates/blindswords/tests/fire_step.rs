@@ -2,15 +2,16 @@
 //! (SR 4.0, 9.0-9.3, 10.7; EX 15.3; ruling A-01b): the fires offered with their previews, the
 //! d66 logged with the chart cell, the test's result written back, and where the game goes next.
 
+mod common;
+use common::{manual_game, set};
+
 use caisson_blindswords::catalog::Side;
 use caisson_blindswords::charts::Order;
-use caisson_blindswords::cohesion::CombatUnit;
-use caisson_blindswords::registry::SYSTEM;
 use caisson_blindswords::setup::Data;
 use caisson_blindswords::state::{Activator, MoveFor, Moving, Place, Stage, State};
 use caisson_blindswords::BlindSwords;
 use caisson_hexmap::{Hex, Hexside, TacticalTerrain};
-use caisson_kernel::{DiceMode, Game, Rules, Setup};
+use caisson_kernel::{Game, Rules};
 
 /// A hex of Perryville town and a clear neighbour, with no fence on the hexside between them.
 fn town_and_neighbour(rules: &BlindSwords) -> (Hex, Hex) {
@@ -25,23 +26,6 @@ fn town_and_neighbour(rules: &BlindSwords) -> (Hex, Hex) {
         }
     }
     panic!("no town hex with a clear neighbour");
-}
-
-/// Puts unit `id` in `hex`, fresh or Battleworn, steady and released.
-fn set(rules: &BlindSwords, state: &mut State, id: &str, hex: Hex, worn: bool) -> usize {
-    let i = state.unit_index(id).expect(id);
-    let c = CombatUnit::from_catalog(rules.data().catalog.unit(id).expect(id));
-    let face = if worn { c.worn } else { c.fresh.unwrap_or(c.worn) };
-    let u = &mut state.units[i];
-    u.place = Place::Map(hex);
-    u.battleworn = worn;
-    u.sp_halves = face.sp.halves();
-    u.cr = face.cr;
-    u.on_hold = false;
-    u.morale_hits = 0;
-    u.shaken = false;
-    u.skirmish = false;
-    i
 }
 
 /// Pv-16-1 with everyone off the map but the 2nd Ohio (Harris's brigade), Battleworn (3 SP) when
@@ -59,9 +43,7 @@ fn board(worn: bool, stage: impl Fn(&State, usize) -> Stage) -> (Game<BlindSword
     let oh = set(&rules, &mut state, "u-2oh", next, worn);
     set(&rules, &mut state, "c-41ga", town, false);
     state.stage = stage(&state, oh);
-    let setup =
-        Setup { system: SYSTEM.into(), scenario: "pv-16-1".into(), seed: 1, dice: DiceMode::Manual, options: vec![] };
-    (Game::new(rules, state, setup), town, next)
+    (manual_game(rules, state), town, next)
 }
 
 fn fire_step(order: Option<Order>) -> impl Fn(&State, usize) -> Stage {

@@ -360,3 +360,38 @@ fn sr_13_2b_rebuilt_unit_displaces_when_over_stacked() {
     assert!(!u.battleworn && u.sp_halves == 16, "Fresh, 8 SP");
     g.check().expect("the state holds");
 }
+
+/// SR 13.2b Rebuild Option (game option `rebuild=on`): the 24th Illinois, rebuilt from the
+/// "Available" box and placed Battleworn, is marked as back from the Broken Track; in a later
+/// Regroup Rally Step of its brigade, three or more hexes from the enemy, it may Rebuild to its
+/// Fresh side only with the option off.
+#[test]
+fn sr_13_2b_rebuild_option_keeps_returned_units_battleworn() {
+    use caisson_blindswords::special::Options;
+    for option in [false, true] {
+        let (_, mut state) = empty();
+        let options = Options { rebuild: option, ..Options::default() };
+        let rules = BlindSwords::with_options(Data::builtin().expect("data"), "pv-16-1", options).expect("scenario").0;
+        let (centre, _) = open_ground(&rules);
+        let enemy = hex_at(&rules, centre, 6, centre, 0);
+        put(&rules, &mut state, "u-79pa", Place::Map(centre), false, 0);
+        put(&rules, &mut state, "c-41ga", Place::Map(enemy), false, 0);
+        put(&rules, &mut state, "u-24il", Place::Broken(0), true, 0);
+        state.stage = Stage::Orders { brigade: "starkweather".into(), by: Activator::Command };
+        let mut g = start(rules, state);
+        g.choose("order:regroup").expect("Regroup");
+        g.choose("rebuild:u-24il").expect("rebuild");
+        g.choose("die:1").expect("die");
+        let pick = decision(&g).options[0].id.clone();
+        g.choose(&pick).expect("place");
+        assert!(unit(&g, "u-24il").returned && unit(&g, "u-24il").battleworn, "back, Battleworn");
+
+        let mut s = g.state().clone();
+        s.stage = Stage::Orders { brigade: "starkweather".into(), by: Activator::Command };
+        let rules = g.rules().clone();
+        let mut g = start(rules, s);
+        g.choose("order:regroup").expect("Regroup");
+        let offered = ids(&decision(&g)).contains(&"rebuild:u-24il".to_string());
+        assert_eq!(offered, !option, "Rebuild to Fresh offered with the option {}", if option { "on" } else { "off" });
+    }
+}

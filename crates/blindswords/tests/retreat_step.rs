@@ -3,33 +3,16 @@
 //! its own map edges; a unit with no retreat breaks; a Panic picks the low-rated unit next to the
 //! tested hex, hits it and sends it 3 hexes back.
 
+mod common;
+use common::{manual_game, set, town_and_battery_hex};
+
 use caisson_blindswords::catalog::Side;
-use caisson_blindswords::cohesion::CombatUnit;
-use caisson_blindswords::los::{line_of_sight, Sight};
-use caisson_blindswords::registry::SYSTEM;
 use caisson_blindswords::sequence;
 use caisson_blindswords::setup::Data;
 use caisson_blindswords::state::{Aftermath, Place, RetreatOrder, Stage, State, Then};
 use caisson_blindswords::BlindSwords;
 use caisson_hexmap::{Hex, TacticalTerrain};
-use caisson_kernel::{DiceMode, Game, Pending, Rules, Setup};
-
-/// A hex of Perryville town and a clear hex three hexes off with a clear line of sight to it.
-fn town_and_battery_hex(rules: &BlindSwords) -> (Hex, Hex) {
-    let map = &rules.data().map;
-    let area = &rules.scenario().area;
-    for t in map.hexes().filter(|h| map.tactical(*h) == Some(TacticalTerrain::Town) && area.contains(*h)) {
-        for f in map.hexes().filter(|f| map.distance(*f, t) == 3 && area.contains(*f)) {
-            if map.tactical(f) != Some(TacticalTerrain::Clear) {
-                continue;
-            }
-            if line_of_sight(map, f, t, |_| false).is_ok_and(|l| l.sight == Sight::Clear) {
-                return (t, f);
-            }
-        }
-    }
-    panic!("no town hex with a clear line of fire three hexes off");
-}
+use caisson_kernel::{Game, Pending, Rules};
 
 /// Scenario 16.1 with every unit off the map.
 fn empty_board() -> (BlindSwords, State) {
@@ -41,29 +24,6 @@ fn empty_board() -> (BlindSwords, State) {
         b.on_hold = false;
     }
     (rules, state)
-}
-
-/// Puts a unit on the map, Fresh (or Battleworn) with no marker.
-fn set(rules: &BlindSwords, state: &mut State, id: &str, hex: Hex, worn: bool) -> usize {
-    let i = state.unit_index(id).expect(id);
-    let c = CombatUnit::from_catalog(rules.data().catalog.unit(id).expect(id));
-    let face = if worn { c.worn } else { c.fresh.unwrap_or(c.worn) };
-    let u = &mut state.units[i];
-    u.place = Place::Map(hex);
-    u.battleworn = worn || c.fresh.is_none();
-    u.sp_halves = face.sp.halves();
-    u.cr = face.cr;
-    u.on_hold = false;
-    u.acted = false;
-    u.morale_hits = 0;
-    u.shaken = false;
-    i
-}
-
-fn game(rules: BlindSwords, state: State) -> Game<BlindSwords> {
-    let setup =
-        Setup { system: SYSTEM.into(), scenario: "pv-16-1".into(), seed: 1, dice: DiceMode::Manual, options: vec![] };
-    Game::new(rules, state, setup)
 }
 
 fn dice(g: &mut Game<BlindSwords>, faces: &[u8]) {
@@ -93,7 +53,7 @@ fn sr_12_3_fire_retreat_through_the_engine() {
     let battery = set(&rules, &mut state, "u-bush-stone-art", from, true);
     let ga = set(&rules, &mut state, "c-41ga", town, false);
     state.stage = Stage::Artillery { side: Side::Union, passes: 0 };
-    let mut g = game(rules, state);
+    let mut g = manual_game(rules, state);
     g.choose(&format!("fire:u-bush-stone-art@{town}")).expect("fire");
     dice(&mut g, &[6, 2]);
     dice(&mut g, &[1, 6]);

@@ -330,8 +330,10 @@ fn optional_rules_are_game_options() {
     assert!(new_game(&setup("pv-16-1", &["night=on", "great-grandfather=on"])).is_ok());
     // pv-16-0's only option is its solo variant (EX 16.0d).
     assert!(new_game(&setup("pv-16-0", &["night=on"]))
-        .is_err_and(|e| e.contains("unknown game option `night=on` (known: solo=liddell|off)")));
-    assert!(new_game(&setup("pv-16-2", &["night=on"])).is_err_and(|e| e.contains("none in this scenario")));
+        .is_err_and(|e| e.contains("unknown game option `night=on` (known: solo=liddell|off, rebuild=on|off)")));
+    // The SR 13.2b Rebuild Option is a series rule, offered in every scenario.
+    assert!(new_game(&setup("pv-16-2", &["night=on"])).is_err_and(|e| e.contains("(known: rebuild=on|off)")));
+    assert!(new_game(&setup("pv-16-2", &["rebuild=on"])).is_ok());
     assert!(new_game(&setup("pv-16-1", &["night=maybe"])).is_err());
     assert!(new_game(&setup("pv-16-1", &["bogus=on"])).is_err_and(|e| e.contains("night=on|off")));
     let n = notices("pv-16-1").expect("notices");

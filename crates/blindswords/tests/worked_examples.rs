@@ -2,6 +2,9 @@
 //! test names its case (T##) and section, and drives the game through `choose`/`roll` (or the
 //! aftermath of a test, as `sequence::advance` works it) with manual dice where dice fall.
 
+mod common;
+use common::{attack_move, manual_game, one_retreat};
+
 use std::sync::Arc;
 
 use caisson_blindswords::catalog::{ChitKind, Face, Owner, Side, Sp, UnitType};
@@ -89,22 +92,7 @@ fn chaplin_retreat(hits: u8) -> (BlindSwords, State, usize, Hex) {
         firer.get_or_insert(set(&rules, &mut state, id, *h, 0));
     }
     let firer = firer.expect("a ring");
-    let order = RetreatOrder { unit: reb, hexes: 1, rule: "SR 12.1b R#".into(), causers: vec![firer] };
-    state.stage = Stage::Aftermath {
-        after: Aftermath {
-            by: Side::Union,
-            causers: vec![firer],
-            target: bank,
-            lead: reb,
-            retreats: vec![order],
-            panic: 0,
-            panicking: Vec::new(),
-            dice: Vec::new(),
-            later: Vec::new(),
-            done: Vec::new(),
-            then: Then::Fire { firer, retreating: Vec::new() },
-        },
-    };
+    state.stage = one_retreat(Side::Union, firer, reb, bank, 1);
     sequence::advance(&rules, &mut state);
     (rules, state, reb, across)
 }
@@ -478,15 +466,25 @@ fn t22_sr_7_3a_fortunes_of_war_negates_the_fog_of_war_chit() {
 /// and the 4th WV (Battleworn 4-1) attack the 36th VA (Battleworn 5-4) and the 69th NC
 /// (Battleworn 2-3) up a Slope.
 fn close_example() -> (BlindSwords, State, Hex, Hex) {
-    const IDS: [(&str, u8, u8, u8, u8, bool); 4] = [
-        ("u-123il", 3, 2, 1, 1, false),
-        ("u-105oh", 12, 2, 4, 1, true),
-        ("c-41ga", 15, 5, 5, 4, true),
-        ("c-6tn", 6, 4, 2, 3, true),
-    ];
+    close_fight(
+        &[
+            ("u-123il", 3, 2, 1, 1, false),
+            ("u-105oh", 12, 2, 4, 1, true),
+            ("c-41ga", 15, 5, 5, 4, true),
+            ("c-6tn", 6, 4, 2, 3, true),
+        ],
+        true,
+    )
+}
+
+/// Two Union regiments of Terrill's brigade (the first two units) next to two Confederate
+/// regiments of one brigade, each given the printed values `(id, Fresh SP, CR, Battleworn SP,
+/// CR, on its Battleworn side)` and weapon R, up a Slope if `slope` (else across a plain
+/// hexside between clear hexes); the Union brigade at the end of its Attack-order Movement Step.
+fn close_fight(units: &[(&str, u8, u8, u8, u8, bool)], slope: bool) -> (BlindSwords, State, Hex, Hex) {
     let mut data = Data::load(&DataDir::builtin()).expect("built-in data");
     for u in &mut data.catalog.units {
-        if let Some((_, fs, fc, ws, wc, _)) = IDS.iter().find(|x| x.0 == u.id) {
+        if let Some((_, fs, fc, ws, wc, _)) = units.iter().find(|x| x.0 == u.id) {
             u.fresh = Some(Face { sp: Sp::whole(*fs), cr: *fc });
             u.worn = Face { sp: Sp::whole(*ws), cr: *wc };
             u.weapon = caisson_blindswords::catalog::Weapon::R;
@@ -502,17 +500,21 @@ fn close_example() -> (BlindSwords, State, Hex, Hex) {
         .find_map(|a| {
             map.neighbors(a)
                 .map(|(_, d)| d)
-                .find(|d| clear(*d) && map.elevation(*d) > map.elevation(a) && map.hexside(a, *d) == Hexside::SLOPE)
+                .find(|d| {
+                    let side = map.hexside(a, *d);
+                    let up = map.elevation(*d) > map.elevation(a) && side == Hexside::SLOPE;
+                    clear(*d) && if slope { up } else { side.is_empty() }
+                })
                 .map(|d| (a, d))
         })
-        .expect("a slope");
+        .expect("the ground");
     for u in &mut state.units {
         u.place = Place::Eliminated;
     }
     for b in &mut state.brigades {
         b.on_hold = false;
     }
-    for (id, _, _, _, _, worn) in IDS {
+    for &(id, _, _, _, _, worn) in units {
         let hex = if id.starts_with("u-") { usa } else { csa };
         let i = set(&rules, &mut state, id, hex, 0);
         if worn {
@@ -523,16 +525,7 @@ fn close_example() -> (BlindSwords, State, Hex, Hex) {
             u.cr = f.cr;
         }
     }
-    let brigade = state.units[state.unit_index("u-123il").expect("1st WV")].brigade.clone().expect("a brigade");
-    state.stage = Stage::Move {
-        for_: caisson_blindswords::state::MoveFor::Brigade {
-            brigade,
-            order: caisson_blindswords::charts::Order::Attack,
-            by: caisson_blindswords::state::Activator::Command,
-        },
-        moved: Vec::new(),
-        current: None,
-    };
+    state.stage = attack_move(&state, "u-123il");
     (rules, state, usa, csa)
 }
 
@@ -618,9 +611,7 @@ fn t21_sr_7_3a_negated_dac_returns_to_the_cup_while_brigades_remain() {
 fn t36_sr_10_7_retreat_draws_fire_only_after_its_first_hex() {
     use caisson_blindswords::charts::Order;
     use caisson_blindswords::fire::FireKind;
-    use caisson_blindswords::registry::SYSTEM;
     use caisson_blindswords::state::{Activator, Volley};
-    use caisson_kernel::{DiceMode, Game, Setup};
 
     let (rules, mut state) = scenario("pv-16-1");
     let map = rules.data().map.clone();
@@ -669,9 +660,7 @@ fn t36_sr_10_7_retreat_draws_fire_only_after_its_first_hex() {
         },
     };
     sequence::advance(&rules, &mut state);
-    let setup =
-        Setup { system: SYSTEM.into(), scenario: "pv-16-1".into(), seed: 1, dice: DiceMode::Manual, options: vec![] };
-    let mut g = Game::new(rules, state, setup);
+    let mut g = manual_game(rules, state);
     g.check().expect("paused in hex 1, the state holds");
     // X cannot fire: nothing was asked before the unit left its first hex.
     assert_eq!(g.state().hex_of(oh), Some(hex1), "the first decision comes in hex 1");
@@ -694,4 +683,399 @@ fn t36_sr_10_7_retreat_draws_fire_only_after_its_first_hex() {
     }
     assert_eq!(g.state().hex_of(oh), Some(gap), "the retreat ends two hexes away");
     g.check().expect("the state holds");
+}
+
+/// A face's printed (SP, CR).
+type Printed = (u8, u8);
+
+/// The built-in data with the printed faces of some units replaced: `(id, Fresh, Battleworn)`
+/// as (SP, CR), no Fresh side making the unit Fragile (SR 2.1). The digest's cases give values
+/// as illustrations; the units carrying them are any of the right type.
+fn with_faces(units: &[(&str, Option<Printed>, Printed)]) -> Arc<Data> {
+    let mut data = Data::load(&DataDir::builtin()).expect("built-in data");
+    let face = |(sp, cr): (u8, u8)| Face { sp: Sp::whole(sp), cr };
+    for u in &mut data.catalog.units {
+        if let Some((_, fresh, worn)) = units.iter().find(|x| x.0 == u.id) {
+            u.fresh = fresh.map(face);
+            u.worn = face(*worn);
+        }
+    }
+    Arc::new(data)
+}
+
+/// The two dice of a Cohesion Test section whose coloured die reads `depletion` and whose white
+/// die's result passes `skedaddle` (the tables are reconstructed, so the faces are looked up).
+fn test_dice(
+    table: &caisson_blindswords::charts::CohesionTable,
+    section: Section,
+    depletion: &str,
+    skedaddle: impl Fn(&str) -> bool,
+) -> [u8; 2] {
+    let faces = 1..=6u8;
+    let coloured = faces.clone().find(|c| table.result(section, *c, 1).is_some_and(|r| r.depletion_text == depletion));
+    let white = faces.clone().find(|w| table.result(section, 1, *w).is_some_and(|r| skedaddle(r.skedaddle_text)));
+    [coloured.expect("a coloured face"), white.expect("a white face")]
+}
+
+/// A Union battery 4 hexes off has fired at Confederate unit `id`, alone (so unsupported) and
+/// Battleworn in open ground with `hits` Morale Hits, for a Fire Combat Cohesion Test of
+/// `section` (a CRT cell giving it for the unit's modified CR is looked up: the CRT is
+/// reconstructed). The test's dice are to roll.
+fn under_fire(data: Arc<Data>, id: &str, hits: u8, section: Section) -> (BlindSwords, State, usize) {
+    let (rules, mut state) = BlindSwords::new(data, "pv-16-1").expect("scenario");
+    for u in &mut state.units {
+        u.place = Place::Eliminated;
+    }
+    state.to_place.clear();
+    let map = &rules.data().map;
+    let target = open_hex(&rules);
+    let far = map.hexes().find(|h| map.distance(*h, target) == 4).expect("hex");
+    let unit = set(&rules, &mut state, id, target, hits);
+    let worn = rules.data().catalog.unit(id).expect(id).worn;
+    let u = &mut state.units[unit];
+    u.battleworn = true;
+    u.sp_halves = worn.sp.halves();
+    u.cr = worn.cr;
+    let battery = ids(&state, Side::Union, UnitType::Artillery)[0].clone();
+    let firer = set(&rules, &mut state, &battery, far, 0);
+    let penalty = i32::from(hits.min(2));
+    let cr = i32::from(worn.cr) - 1 - penalty;
+    let (column, roll) = (0..13)
+        .flat_map(|c| (11..=66).filter_map(D66::from_value).map(move |r| (c, r)))
+        .find(|(c, r)| rules.data().charts.crt.result(*c, *r, cr) == Some(section))
+        .expect("a CRT cell");
+    state.stage =
+        Stage::FireTest { firer, target, lead: 0, column, roll: roll.value(), second: None, dice: Vec::new() };
+    (rules, state, unit)
+}
+
+/// A Confederate regiment (or battery, or Fragile regiment) on its Battleworn side, printed CR
+/// chosen so that its modified CR is `cr` (unsupported −1, and its markers), takes a Routine
+/// fire test whose coloured die reads "D" and white die "-": Depleted on its Battleworn side, it
+/// takes a Break Test (SR 12.1a, 12.6), rolled `roll`. Returns the state and the unit.
+fn break_test(kind: &str, hits: u8, cr: u8, roll: u8) -> (BlindSwords, State, usize) {
+    let printed = cr + 1 + hits.min(2);
+    let (id, fresh) = match kind {
+        "artillery" => ("c-semple-art", Some((2, printed + 1))),
+        "fragile" => (LEAD, None),
+        _ => (LEAD, Some((4, printed + 1))),
+    };
+    let (rules, mut state, unit) = under_fire(with_faces(&[(id, fresh, (2, printed))]), id, hits, Section::Routine);
+    let dice = test_dice(&rules.data().charts.fire_tests, Section::Routine, "D", |s| s == "-");
+    rules.roll(&mut state, &dice).expect("the test's dice");
+    match rules.pending(&state) {
+        Pending::Roll(r) => assert!(r.purpose.contains(&format!("(modified CR {cr})")), "{}", r.purpose),
+        other => panic!("a Break Test roll: {other:?}"),
+    }
+    rules.roll(&mut state, &[roll]).expect("the Break Test die");
+    (rules, state, unit)
+}
+
+/// Digest §8 T12, SR 12.6: a Break Test against modified CR 3. A roll of 1-3 holds: an
+/// unmarked unit is Shaken, a Shaken one Disrupted, a Disrupted one stays Disrupted; 4, 5 and 6
+/// send it, markers off and Battleworn, to Broken Boxes 1, 2 and 3; artillery and Fragile units
+/// are eliminated on 4 or more, and hold on 3.
+#[test]
+fn t12_sr_12_6_break_test_against_cr_3() {
+    for roll in 1..=6 {
+        let (rules, state, u) = break_test("infantry", 0, 3, roll);
+        let unit = &state.units[u];
+        let want = match roll {
+            1..=3 => Place::Map(open_hex(&rules)),
+            n => Place::Broken(n - 3),
+        };
+        assert_eq!(unit.place, want, "roll {roll}");
+        assert_eq!(unit.morale_hits, u8::from(roll <= 3), "roll {roll}: Shaken if it holds, markers off if broken");
+        assert!(unit.battleworn);
+        assert!(state
+            .log
+            .iter()
+            .any(|e| e.text.contains(&format!("rolled {roll} against CR 3")) && e.rule.as_deref() == Some("SR 12.6")));
+        rules.check(&state).expect("the state holds");
+    }
+    for (hits, after) in [(1, 2), (2, 2)] {
+        for roll in 1..=3 {
+            let (_, state, u) = break_test("infantry", hits, 3, roll);
+            assert_eq!(state.units[u].morale_hits, after, "{hits} hit(s), roll {roll}");
+            assert!(matches!(state.units[u].place, Place::Map(_)));
+        }
+    }
+    for kind in ["artillery", "fragile"] {
+        let (_, state, u) = break_test(kind, 0, 3, 3);
+        assert!(matches!(state.units[u].place, Place::Map(_)), "{kind} holds on 3");
+        for roll in 4..=6 {
+            let (rules, state, u) = break_test(kind, 0, 3, roll);
+            assert_eq!(state.units[u].place, Place::Eliminated, "{kind}, roll {roll}");
+            rules.check(&state).expect("the state holds");
+        }
+    }
+}
+
+/// Digest §8 T13, SR 12.6: against modified CR 0 a roll of 1, 2 or 3 is 1, 2 or 3 over it:
+/// Broken Box 1, 2 or 3.
+#[test]
+fn t13_sr_12_6_break_test_against_cr_0() {
+    for roll in 1..=3 {
+        let (_, state, u) = break_test("infantry", 0, 0, roll);
+        assert_eq!(state.units[u].place, Place::Broken(roll), "roll {roll}");
+    }
+}
+
+/// The Morale Hits a fire test gives the Lead Unit: `white` picks the Skedaddle result, the
+/// coloured die reads "-", the Break Test dice all hold (roll 1 against modified CR 3).
+fn morale_test(hits: u8, section: Section, white: impl Fn(&str) -> bool) -> (BlindSwords, State, usize) {
+    let printed = 3 + 1 + hits.min(2);
+    let data = with_faces(&[(LEAD, Some((6, printed + 1)), (4, printed))]);
+    let (rules, mut state, unit) = under_fire(data, LEAD, hits, section);
+    let dice = test_dice(&rules.data().charts.fire_tests, section, "-", white);
+    rules.roll(&mut state, &dice).expect("the test's dice");
+    while matches!(rules.pending(&state), Pending::Roll(r) if r.purpose.starts_with("Break Test")) {
+        rules.roll(&mut state, &[1]).expect("a Break Test die");
+    }
+    (rules, state, unit)
+}
+
+/// How many Break Tests a unit took in the log.
+fn break_tests(state: &State, unit: usize) -> usize {
+    let name = &state.units[unit].name;
+    state.log.iter().filter(|e| e.text.starts_with(&format!("{name}: Break Test: rolled"))).count()
+}
+
+/// Digest §8 T14, SR 12.5: two Morale Hits on an unmarked unit make it Disrupted (SP and CR
+/// −2, no Break Test); one on a Shaken unit makes it Disrupted; two on a Shaken unit make it
+/// Disrupted and call one Break Test; two on a Disrupted unit call two Break Tests. The "2MH"
+/// and "MH" rows are the fire table's (its other results, a retreat, follow afterwards).
+#[test]
+fn t14_sr_12_5_morale_hits() {
+    use caisson_blindswords::cohesion::{Morale, Stack};
+    let two = |s: &str| s.starts_with("2MH") && !s.contains('P');
+    let one = |s: &str| s == "MH";
+    for (hits, section, white, after, tests) in [
+        (0, Section::Severe, &two as &dyn Fn(&str) -> bool, 2, 0),
+        (1, Section::Routine, &one, 2, 0),
+        (1, Section::Severe, &two, 2, 1),
+        (2, Section::Severe, &two, 2, 2),
+    ] {
+        let (rules, state, u) = morale_test(hits, section, white);
+        assert_eq!(state.units[u].morale_hits, after, "{hits} hit(s) before");
+        assert_eq!(break_tests(&state, u), tests, "{hits} hit(s) before, Break Tests");
+        assert!(matches!(state.units[u].place, Place::Map(_)), "every Break Test held");
+        // What the Disrupted marker costs the unit (SR 12.5): 2 SP and 2 CR.
+        let mut c = CombatUnit::from_catalog(rules.data().catalog.unit(LEAD).expect(LEAD));
+        c.battleworn = true;
+        let printed = c.modified_sp();
+        c.morale = Morale::Disrupted;
+        assert!((printed - c.modified_sp() - 2.0).abs() < 1e-9);
+        let stack = Stack { units: vec![c], allows_support: true };
+        assert!(stack.modified_cr(0).1.iter().any(|m| m.value == -2 && m.rule == "SR 12.5"));
+    }
+}
+
+/// A Close Combat of `attackers` (two Union regiments, Fresh `(SP, CR)`) on `defenders` (two
+/// Confederate regiments, Fresh) across open ground, whose Cohesion Test's coloured die reads
+/// "BD*" (SR 12.2a). The d66 is one giving a test with a Skedaddle row that harms nobody, and
+/// the white die reads it. Returns the state after the test.
+fn both_deplete(attackers: [(u8, u8); 2], defenders: [(u8, u8); 2]) -> (BlindSwords, State) {
+    let fresh = |id, (sp, cr): (u8, u8)| (id, sp, cr, 1, cr.saturating_sub(1), false);
+    let (rules, mut state, _, csa) = close_fight(
+        &[
+            fresh("u-123il", attackers[0]),
+            fresh("u-105oh", attackers[1]),
+            fresh("c-41ga", defenders[0]),
+            fresh("c-6tn", defenders[1]),
+        ],
+        false,
+    );
+    for id in ["done".to_string(), format!("target:{csa}"), "unit:u-123il".into(), "unit:u-105oh".into()] {
+        rules.choose(&mut state, &id).unwrap_or_else(|e| panic!("{id}: {e}"));
+    }
+    for id in ["declare", "done", "hold"] {
+        rules.choose(&mut state, id).unwrap_or_else(|e| panic!("{id}: {e}"));
+    }
+    let table = &rules.data().charts.close_tests;
+    let harmless =
+        |section: Section| (1..=6u8).find(|w| table.result(section, 1, *w).is_some_and(|r| r.skedaddle.is_empty()));
+    let section = |s: &State| match &s.stage {
+        Stage::CloseCombat { fight, .. } => fight.section,
+        _ => None,
+    };
+    // The CRT is reconstructed: try the d66 rolls until one gives such a test.
+    let rolled = (1..=6u8).flat_map(|a| (1..=6u8).map(move |b| [a, b])).find_map(|d66| {
+        let mut s = state.clone();
+        rules.roll(&mut s, &d66).ok()?;
+        let sec = section(&s)?;
+        harmless(sec).map(|w| (s, sec, w))
+    });
+    let (mut state, section, white) = rolled.expect("a d66 giving a harmless Skedaddle row");
+    let coloured =
+        (1..=6u8).find(|c| table.result(section, *c, 1).is_some_and(|r| r.depletion_text == "BD*")).expect("BD*");
+    rules.roll(&mut state, &[coloured, white]).expect("the test's dice");
+    (rules, state)
+}
+
+/// Digest §8 T10, SR 12.2a BD*: attackers with 9 modified SP against 3 in the defending hex
+/// triple them, so only "D" applies (the defending Lead Unit flips, no attacker does); 3 against
+/// 9, only "AD" (the largest attacker flips, no defender does); 6 against 3 triples neither
+/// side, so both deplete.
+#[test]
+fn t10_sr_12_2a_bd_star_tripling() {
+    let worn = |s: &State, id: &str| s.units[s.unit_index(id).expect(id)].battleworn;
+    let (rules, state) = both_deplete([(5, 3), (4, 3)], [(2, 3), (1, 3)]);
+    assert!(worn(&state, "c-41ga") && !worn(&state, "c-6tn"), "D: the Lead Unit only");
+    assert!(!worn(&state, "u-123il") && !worn(&state, "u-105oh"), "no AD");
+    assert!(state.log.iter().any(|e| e.text.ends_with("attackers' 9 SP triple the defenders' 3: only D")
+        && e.rule.as_deref() == Some("SR 12.2a BD*")));
+    rules.check(&state).expect("the state holds");
+
+    let (rules, state) = both_deplete([(2, 3), (1, 3)], [(5, 3), (4, 3)]);
+    assert!(worn(&state, "u-123il") && !worn(&state, "u-105oh"), "AD: the largest attacker");
+    assert!(!worn(&state, "c-41ga") && !worn(&state, "c-6tn"), "no D");
+    assert!(state.log.iter().any(|e| e.text.ends_with("defenders' 9 SP triple the attackers' 3: only AD")));
+    rules.check(&state).expect("the state holds");
+
+    let (_, state) = both_deplete([(4, 3), (2, 3)], [(2, 3), (1, 3)]);
+    assert!(worn(&state, "c-41ga") && worn(&state, "u-123il"), "6 against 3: both deplete");
+}
+
+/// Scenario 16.1 at the end of a turn's draws, no unit on the map, the Union holding exactly
+/// `union` of the objective and per-turn hexes and the Confederates the others; the End Turn
+/// Phase is played up to the Victory Point Awards and past them if the game goes on.
+fn end_turn_holding(union: &[&str]) -> (BlindSwords, State) {
+    let (rules, mut state) = scenario("pv-16-1");
+    let sc = rules.scenario();
+    let caisson_blindswords::scenario::Victory::Points { per_turn, objective, .. } = &sc.victory else {
+        panic!("16.1 scores Victory Points")
+    };
+    let hexes: Vec<Hex> = per_turn.iter().map(|t| t.hex).chain(objective.iter().map(|o| o.hex)).collect();
+    state.control.retain(|(h, _)| !hexes.contains(h));
+    for h in hexes {
+        let side = if union.contains(&h.to_string().as_str()) { Side::Union } else { Side::Confederate };
+        state.control.push((h, side));
+    }
+    let out = std::mem::take(&mut state.chits.cup);
+    state.chits.out.extend(out);
+    state.stage = Stage::Draw;
+    sequence::advance(&rules, &mut state);
+    (rules, state)
+}
+
+/// Digest §8 T56, EX 16.1 Sudden Death: at the End Turn Victory Point Awards the Union holds
+/// the three per-turn hexes 2012, 2419 and 2127 and two of its end objectives, 3908 and 4017:
+/// a Union smashing victory at once. Without 4017 the game goes on.
+#[test]
+fn t56_ex_16_1_sudden_death_at_the_vp_awards() {
+    let (rules, state) = end_turn_holding(&["2012", "2419", "2127", "3908", "4017"]);
+    assert_eq!(state.stage, Stage::Over);
+    assert_eq!(state.special.sudden_death, Some(Side::Union));
+    assert!(state.log.iter().any(|e| e.text.ends_with("Sudden Death") && e.rule.as_deref() == Some("EX 16.1")));
+    let score = caisson_blindswords::victory::score(&rules, &state);
+    assert_eq!((score.result.as_str(), score.winner), ("Union smashing victory (Sudden Death)", Some(Side::Union)));
+
+    let (_, state) = end_turn_holding(&["2012", "2419", "2127", "3908"]);
+    assert_ne!(state.stage, Stage::Over, "one end objective is not enough");
+    assert_eq!(state.special.sudden_death, None);
+}
+
+/// The Union's two regiments (Fresh 6-3 each) next to the 41st Georgia (Fresh 4-4) and the 6th
+/// Tennessee (Fresh 2-4), with the Battlefield Chaos chit on the Confederate hex if `chaos`.
+fn chaos_fight(chaos: bool) -> (BlindSwords, State, Hex, Hex) {
+    let (rules, mut state, usa, csa) = close_fight(
+        &[
+            ("u-123il", 6, 3, 2, 2, false),
+            ("u-105oh", 6, 3, 2, 2, false),
+            ("c-41ga", 4, 4, 1, 3, false),
+            ("c-6tn", 2, 4, 1, 3, false),
+        ],
+        false,
+    );
+    state.chaos = chaos.then_some(csa);
+    (rules, state, usa, csa)
+}
+
+/// The Union declares its Close Combat on the Confederate hex; the defender's options follow.
+fn declare_on(rules: &BlindSwords, state: &mut State, csa: Hex) -> Vec<(String, String)> {
+    for id in ["done".to_string(), format!("target:{csa}"), "unit:u-123il".into(), "unit:u-105oh".into()] {
+        rules.choose(state, &id).unwrap_or_else(|e| panic!("{id}: {e}"));
+    }
+    rules.choose(state, "declare").expect("declare");
+    rules.choose(state, "done").expect("no more attacks");
+    match rules.pending(state) {
+        Pending::Decide(d) if d.kind == "defensive-fire" => d.options.into_iter().map(|o| (o.id, o.label)).collect(),
+        other => panic!("Defensive Fire: {other:?}"),
+    }
+}
+
+/// Digest §8 T67, EX 7.3b Battlefield Chaos: a stack under the chit, attacked in Close Combat,
+/// may Defensive-Fire at half SP (the 41st Georgia's 4 SP fire as 2); it is unsupported (its
+/// Lead Unit's CR 4 is read as 3, though the 6th Tennessee of its brigade is with it); it may not
+/// initiate a Close Combat; and when it retreats the chit is removed (ruling PC38). The same
+/// fight without the chit is the control.
+#[test]
+fn t67_ex_7_3b_battlefield_chaos_under_close_combat() {
+    let fire_41ga = |options: &[(String, String)]| {
+        options
+            .iter()
+            .find(|(id, _)| id.starts_with("fire:") && id.contains("c-41ga") && !id.contains("c-6tn"))
+            .map(|(_, l)| l.clone())
+            .expect("the 41st Georgia's Defensive Fire")
+    };
+    let (rules, mut state, _, csa) = chaos_fight(false);
+    let label = fire_41ga(&declare_on(&rules, &mut state, csa));
+    assert!(label.contains(": 4 SP, column"), "no chit, full SP: {label}");
+    rules.choose(&mut state, "hold").expect("no Defensive Fire");
+    rules.roll(&mut state, &[1, 1]).expect("d66");
+    assert!(state.log.iter().any(|e| e.text.contains("Lead Unit CR 4:")), "supported");
+
+    let (rules, mut state, _, csa) = chaos_fight(true);
+    let label = fire_41ga(&declare_on(&rules, &mut state, csa));
+    assert!(label.contains(": 2 SP, column") && label.ends_with("; 41GA 4→2 SP Battlefield Chaos"), "half SP: {label}");
+    rules.choose(&mut state, "hold").expect("no Defensive Fire");
+    // A d66 giving a test whose white die has a retreat of every defender and no Panic.
+    let table = &rules.data().charts.close_tests;
+    let white = |section: Section| {
+        (1..=6u8).find(|w| {
+            table
+                .result(section, 1, *w)
+                .is_some_and(|r| r.skedaddle_text.contains("RA") && !r.skedaddle_text.contains('P'))
+        })
+    };
+    let rolled = (1..=6u8).flat_map(|a| (1..=6u8).map(move |b| [a, b])).find_map(|d66| {
+        let mut s = state.clone();
+        rules.roll(&mut s, &d66).ok()?;
+        let section = match &s.stage {
+            Stage::CloseCombat { fight, .. } => fight.section?,
+            _ => return None,
+        };
+        white(section).map(|w| (s, section, w))
+    });
+    let (mut state, section, white) = rolled.expect("a d66 giving a retreat");
+    assert!(state.log.iter().any(|e| e.text.contains("Lead Unit CR 3:")), "unsupported under the chit");
+    let coloured = (1..=6u8).find(|c| table.result(section, *c, 1).is_some_and(|r| r.depletion_text == "-"));
+    rules.roll(&mut state, &[coloured.expect("a harmless coloured face"), white]).expect("the test's dice");
+    while let Pending::Decide(d) = rules.pending(&state) {
+        if d.kind != "retreat" {
+            break;
+        }
+        let id = d.options[0].id.clone();
+        rules.choose(&mut state, &id).expect("path");
+    }
+    assert_ne!(state.hex_of(state.unit_index("c-41ga").expect("41GA")), Some(csa), "retreated");
+    assert_eq!(state.chaos, None, "the chit is removed");
+    assert!(state.log.iter().any(|e| e.text.ends_with("the chit is removed") && e.rule.as_deref() == Some("EX 7.3b")));
+    rules.check(&state).expect("the state holds");
+
+    // Under the chit the Confederates may not initiate: their brigade, under Attack orders next
+    // to the Union, is offered no Close Combat.
+    for chaos in [false, true] {
+        let (rules, mut state, _, csa) = chaos_fight(chaos);
+        state.stage = attack_move(&state, "c-41ga");
+        rules.choose(&mut state, "done").expect("no move");
+        let targets: Vec<String> = match rules.pending(&state) {
+            Pending::Decide(d) if d.kind == "close-declare" => {
+                d.options.into_iter().filter(|o| o.id.starts_with("target:")).map(|o| o.id).collect()
+            }
+            _ => Vec::new(),
+        };
+        assert_eq!(targets.is_empty(), chaos, "{csa} under the chit: {chaos}; targets {targets:?}");
+    }
 }
