@@ -1071,7 +1071,6 @@ mod tests {
 
     #[test]
     fn a_march_ends_as_near_its_objective_as_its_movement_points_reach() {
-        use caisson_gcacw::charts::Half;
         use caisson_kernel::{Pending, Rules};
         // HSN Sc 1: Wagner (0423) marches for Columbia with 5 MP, past Stanley's other divisions
         // on the pike. Taking, step by step, the move the priors like best must end the march
@@ -1079,17 +1078,7 @@ mod tests {
         // the nearest-looking next hex leads (a step off the pike cost 3 MP).
         let (rules, mut state, h) = scenario("hsn-1");
         let wagner = rules.unit_by_id("wagner").expect("Wagner");
-        let march = March {
-            unit: wagner,
-            ma: 5,
-            left: Half::whole(5),
-            moved: false,
-            started_in_zoc: false,
-            wagon_paid: false,
-            stopped: false,
-            declined: Vec::new(),
-            blockhouse_tried: false,
-        };
+        let march = caisson_gcacw::march::new_march(&rules, &state, wagner, 5);
         let reach = movement::reachable(&rules, &state, &march);
         let best =
             reach.iter().filter_map(|&(hex, _)| h.gap(&rules, &state, wagner, hex)).fold(f64::INFINITY, f64::min);

@@ -106,7 +106,8 @@ pub fn apply_allowance(rules: &Gcacw, state: &mut State, u: usize, req: &RollReq
 }
 
 /// A march about to begin with `ma` Movement Points, noting whether it starts in an enemy ZOC.
-fn new_march(rules: &Gcacw, state: &State, u: usize, ma: u8) -> March {
+#[must_use]
+pub fn new_march(rules: &Gcacw, state: &State, u: usize, ma: u8) -> March {
     March {
         unit: u,
         ma,
