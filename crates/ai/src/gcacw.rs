@@ -33,8 +33,8 @@ use crate::search::Heuristics;
 
 /// Victory points for a side's win or loss, on top of the VP: a won game outweighs any VP margin.
 const WIN_BONUS: f64 = 100.0;
-/// VP per Manpower point a side loses, in the priors' estimate of an attack (the scenarios give 2
-/// or 3 per point lost in combat).
+/// VP per Manpower point a side loses, in the priors' estimate of an attack, where the scenario
+/// gives none (the others give 2 or 3 per point lost in combat).
 const LOSS_VP: f64 = 2.5;
 /// Movement points a hex of march costs on average, to turn movement points into hexes.
 const MP_PER_HEX: f64 = 1.5;
@@ -142,6 +142,9 @@ pub fn objectives() -> Result<&'static [Objective], String> {
 #[derive(Clone, Debug)]
 pub struct GcacwHeuristics {
     objectives: Vec<Objective>,
+    /// VP each side gives up per Manpower point it loses in combat (Union, Confederate): the
+    /// scenario's `union-manpower-lost` and `confederate-manpower-lost` awards.
+    loss_vp: [f64; 2],
     /// Whether a wagon's Manpower lost on the march scores for the enemy.
     wagon_losses_score: bool,
 }
@@ -161,7 +164,13 @@ impl GcacwHeuristics {
             }
         }
         let wagon_losses_score = table().is_ok_and(|t| t.wagon_losses_score.contains(id));
-        GcacwHeuristics { objectives, wagon_losses_score }
+        let victory = &rules.scenario().victory;
+        let loss_vp = [Side::Union, Side::Confederate].map(|side| {
+            let award = victory.award.iter().find(|a| a.id == format!("{}-manpower-lost", side.id()));
+            // An award counts for the victory side: a loss of its own scores against it.
+            award.map_or(LOSS_VP, |a| if side == victory.side { -a.vp } else { a.vp })
+        });
+        GcacwHeuristics { objectives, loss_vp, wagon_losses_score }
     }
 
     /// The objectives in force now.
@@ -362,15 +371,22 @@ impl GcacwHeuristics {
             .sum()
     }
 
-    /// The expected gain of an attack for the attacker, in VP, over the reachable Combat Chart
-    /// rows.
+    /// VP `side` gives up per Manpower point it loses in combat.
+    fn loss_vp(&self, side: Side) -> f64 {
+        self.loss_vp[usize::from(side == Side::Confederate)]
+    }
+
+    /// The expected gain of an attack for the attacking `side`, in VP, over the reachable Combat
+    /// Chart rows: each side's Manpower lost at the scenario's rate, and the retreats, routs and
+    /// disorder.
     #[must_use]
-    pub fn attack_value(a: &Assessment) -> f64 {
+    pub fn attack_value(&self, side: Side, a: &Assessment) -> f64 {
+        let (own, enemy) = (self.loss_vp(side), self.loss_vp(side.enemy()));
         a.rows
             .iter()
             .map(|r| {
                 let (d, at) = (&r.cells.defender, &r.cells.attacker);
-                let mut v = LOSS_VP * (f64::from(d.loss) - f64::from(at.loss));
+                let mut v = enemy * f64::from(d.loss) - own * f64::from(at.loss);
                 v += if d.rout {
                     3.0
                 } else if d.retreat {
@@ -543,7 +559,7 @@ impl GcacwHeuristics {
                 continue;
             }
             let a = combat::assess(rules, state, &Attack::march(rules, state, u, h, AttackType::Normal));
-            best = best.max(Self::attack_value(&a));
+            best = best.max(self.attack_value(side, &a));
         }
         0.5 * best
     }
@@ -598,7 +614,7 @@ impl GcacwHeuristics {
                 };
                 target.map_or(-1.0, |t| {
                     let a = combat::assess(rules, state, &Attack::march(rules, state, u, t, ty));
-                    Self::attack_value(&a) + self.dislodge_value(rules, state, side, t, &a) - 0.2
+                    self.attack_value(side, &a) + self.dislodge_value(rules, state, side, t, &a) - 0.2
                 })
             }
             // HSN Sc 5 Blockhouse Table: the label gives the chance to destroy it ("destroys it on
@@ -616,10 +632,10 @@ impl GcacwHeuristics {
         }
     }
 
-    fn battle_prior(rules: &Gcacw, state: &State, id: &str) -> f64 {
+    fn battle_prior(&self, rules: &Gcacw, state: &State, side: Side, id: &str) -> f64 {
         let Stage::Battle { battle } = &state.stage else { return 0.0 };
         match id {
-            "commit" => Self::attack_value(&battle.assess(rules, state)),
+            "commit" => self.attack_value(side, &battle.assess(rules, state)),
             // Calling off an attack the priors chose to declare would only offer it again.
             _ => f64::NEG_INFINITY,
         }
@@ -650,7 +666,7 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                         let via = via.get_or_insert_with(|| self.reach_via(rules, state, m));
                         self.move_prior(rules, state, m.unit, id, &c.label, via)
                     }),
-                    "attack-confirm" => Self::battle_prior(rules, state, id),
+                    "attack-confirm" => self.battle_prior(rules, state, side, id),
                     // HSN-A 11.0, 12.0, 13.0: troops on the map now beat troops held back.
                     "reinforcement" => match verb {
                         "hold" => -1.0,
@@ -1240,9 +1256,12 @@ mod tests {
         let target = state.units[rules.unit_by_id("wagner").expect("wagner")].hex.expect("on the map");
         let mut a =
             combat::assess(&rules, &state, &Attack::march(&rules, &state, attacker, target, AttackType::Normal));
+        let h = GcacwHeuristics::new(&rules);
+        // HSN Sc 1 victory conditions: a Union Manpower point lost gives the Confederates 2 VP, a
+        // Confederate one takes 3 from them. Half the time 2 Confederate points, half 1 Union.
         a.rows = vec![row(0.5, loss(2), loss(0)), row(0.5, loss(0), loss(1))];
-        assert!((GcacwHeuristics::attack_value(&a) - LOSS_VP * 0.5).abs() < 1e-9);
+        assert!((h.attack_value(Side::Union, &a) - (0.5 * 2.0 * 3.0 - 0.5 * 2.0)).abs() < 1e-9);
         a.rows = vec![row(1.0, CombatResult { rout: true, ..loss(1) }, loss(0))];
-        assert!(GcacwHeuristics::attack_value(&a) > LOSS_VP, "a rout is worth more than its loss");
+        assert!(h.attack_value(Side::Union, &a) > 3.0, "a rout is worth more than its loss");
     }
 }
