@@ -451,7 +451,25 @@ impl GcacwHeuristics {
         } else {
             0.2
         };
-        base - tired + hunt - self.extended_cost(rules, state, u)
+        base - tired + hunt - self.extended_cost(rules, state, u) + self.finish_bonus(rules, state, u)
+    }
+
+    /// On the scenario's last turn, a unit about one march short of its objective makes or
+    /// breaks that objective's victory points: a share of them, which outweighs the risks of an
+    /// extended march (GCACW 5.1) when the points are many.
+    fn finish_bonus(&self, rules: &Gcacw, state: &State, u: usize) -> f64 {
+        if state.turn < rules.scenario().turns {
+            return 0.0;
+        }
+        let gap = self.gap_now(rules, state, u);
+        let march = match rules.unit_type(state, u) {
+            CounterType::Cavalry => 7.0,
+            _ => 3.5,
+        } / MP_PER_HEX;
+        match self.goal(rules, state, u) {
+            Some(o) if gap > 0.0 && gap <= march => 0.3 * o.vp,
+            _ => 0.0,
+        }
     }
 
     /// `board`: the state's occupancy, built once per decision (`Gcacw::board`).
@@ -744,6 +762,7 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                                 1.0 + 0.1 * gap.min(8.0)
                                     - 0.2 * fatigue * Self::caution(rules, state)
                                     - self.extended_cost(rules, state, u)
+                                    + self.finish_bonus(rules, state, u)
                             } else {
                                 -1.0
                             }
@@ -1115,6 +1134,24 @@ mod tests {
         let at = state.units[wagner].hex.expect("on the map");
         assert_ne!(at, hex("0423"), "Wagner marched");
         assert_eq!(h.gap(&rules, &state, wagner, at), Some(best), "Wagner ends at {at}");
+    }
+
+    #[test]
+    fn on_the_last_turn_a_division_one_march_short_of_its_points_takes_the_risk() {
+        // HSN Sc 7: 9 VP per Confederate division south of the Duck at the end. Stevenson's
+        // weak, tired division waits across the river at Fort Mizner (1714): before the last turn
+        // an extended march to fatigue 4 is not worth its risk (GCACW 5.1) and the side would
+        // rather pass (prior 1); on the last turn the 9 VP are.
+        let (rules, mut state, h) = scenario("hsn-7");
+        let u = rules.unit_by_id("stevenson-b").expect("Stevenson");
+        let unit = &mut state.units[u];
+        (unit.hex, unit.fatigue, unit.manpower, unit.exhausted, unit.organized) =
+            (Some(hex("1714")), 3, 2, true, false);
+        let last = rules.scenario().turns;
+        state.turn = last - 1;
+        assert!(h.march_prior(&rules, &state, u) < 1.0, "turn {}: {}", state.turn, h.march_prior(&rules, &state, u));
+        state.turn = last;
+        assert!(h.march_prior(&rules, &state, u) > 1.0, "turn {}: {}", state.turn, h.march_prior(&rules, &state, u));
     }
 
     #[test]
