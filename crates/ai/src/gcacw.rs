@@ -500,7 +500,18 @@ impl GcacwHeuristics {
                     Some((best, rest)) => best + 0.3 + 0.6 * rest.iter().take(3).map(|m| m.max(0.0)).sum::<f64>(),
                 }
             }),
-            "assault" => 0.9,
+            "assault" => rules.leader_by_id(arg).map_or(0.0, |l| {
+                let units = caisson_gcacw::assault::candidates(rules, state, l, &[]);
+                let best = caisson_gcacw::assault::targets(rules, state, l, &units)
+                    .into_iter()
+                    .map(|t| self.assault_value(rules, state, l, &units, t))
+                    .fold(f64::NEG_INFINITY, f64::max);
+                if best.is_finite() {
+                    0.5 + best
+                } else {
+                    0.0
+                }
+            }),
             "rail" | "rail-march" => Self::unit(rules, arg).map_or(0.0, |u| {
                 let to = if verb == "rail" {
                     caisson_gcacw::rail::destinations(rules, state, u)
@@ -648,6 +659,14 @@ impl GcacwHeuristics {
             }
             _ => -0.5,
         }
+    }
+
+    /// What leader `l`'s assault with `units` on `target` is worth to his side (GCACW 7.1): the
+    /// expected combat result, and the chance to drive the defenders off an objective.
+    fn assault_value(&self, rules: &Gcacw, state: &State, l: usize, units: &[usize], target: Hex) -> f64 {
+        let side = rules.leader_counter(state, l).side;
+        let a = combat::assess(rules, state, &Attack::assault(rules, state, l, units.to_vec(), target, false));
+        self.attack_value(side, &a) + self.dislodge_value(rules, state, side, target, &a)
     }
 
     fn battle_prior(&self, rules: &Gcacw, state: &State, side: Side, id: &str) -> f64 {
@@ -801,9 +820,12 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                         "done" => 0.5,
                         _ => -1.0,
                     },
-                    "assault-target" => {
-                        arg.parse::<Hex>().map_or(0.0, |t| if self.is_goal(rules, state, side, t) { 1.0 } else { 0.5 })
-                    }
+                    "assault-target" => match (&state.stage, arg.parse::<Hex>()) {
+                        (Stage::AssaultTarget { leader, selected }, Ok(t)) => {
+                            self.assault_value(rules, state, *leader, selected, t)
+                        }
+                        _ => 0.0,
+                    },
                     // HSN-A 5.1 C, E: weak cavalry (Manpower 1) leaves the map for remounts and
                     // comes back as soon as it may, with its leader; the others stay.
                     "cavalry-off-map" => match (verb, unit) {
@@ -1152,6 +1174,31 @@ mod tests {
         assert!(h.march_prior(&rules, &state, u) < 1.0, "turn {}: {}", state.turn, h.march_prior(&rules, &state, u));
         state.turn = last;
         assert!(h.march_prior(&rules, &state, u) > 1.0, "turn {}: {}", state.turn, h.march_prior(&rules, &state, u));
+    }
+
+    #[test]
+    fn an_assault_is_valued_by_the_odds_of_the_units_that_would_join_it() {
+        // HSN Sc 1, moved for the test: Stanley's hex (0324) holds Whitaker, Wagner and Wood,
+        // and a Confederate cavalry brigade stands next to it. Stanley's Assault action (GCACW
+        // 7.1) is worth the combat of all three against it, which beats Whitaker alone.
+        let (rules, mut state, h) = scenario("hsn-1");
+        let stanley = rules.leader_by_id("stanley").expect("Stanley");
+        let id = |s: &str| rules.unit_by_id(s).expect(s);
+        let (whitaker, wagner, wood, armstrong) = (id("whitaker"), id("wagner"), id("wood"), id("armstrong"));
+        for u in [wagner, wood] {
+            state.units[u].hex = Some(hex("0324"));
+        }
+        let next = hex("0323");
+        state.units[armstrong].hex = Some(next);
+        let all = caisson_gcacw::assault::candidates(&rules, &state, stanley, &[]);
+        assert!([whitaker, wagner, wood].iter().all(|u| all.contains(u)), "{all:?}");
+        assert_eq!(caisson_gcacw::assault::targets(&rules, &state, stanley, &all), vec![next]);
+        let alone = h.assault_value(&rules, &state, stanley, &[whitaker], next);
+        let together = h.assault_value(&rules, &state, stanley, &all, next);
+        assert!(together > alone, "{together} vs {alone}");
+        let board = rules.board(&state);
+        let prior = h.action_prior(&rules, &state, &board, "assault:stanley");
+        assert!((prior - (0.5 + together)).abs() < 1e-9, "{prior} vs {together}");
     }
 
     #[test]

@@ -60,12 +60,15 @@ fn may_join(rules: &Gcacw, state: &State, l: usize, u: usize, selected: &[usize]
     false
 }
 
-fn candidates(rules: &Gcacw, state: &State, l: usize, selected: &[usize]) -> Vec<usize> {
+/// The units that may still join leader `l`'s assault, `selected` being those already in.
+#[must_use]
+pub fn candidates(rules: &Gcacw, state: &State, l: usize, selected: &[usize]) -> Vec<usize> {
     (0..state.units.len()).filter(|&u| !selected.contains(&u) && may_join(rules, state, l, u, selected)).collect()
 }
 
 /// Enemy hexes next to the leader that his selected units could attack (GCACW 7.1 restrictions).
-fn targets(rules: &Gcacw, state: &State, l: usize, units: &[usize]) -> Vec<Hex> {
+#[must_use]
+pub fn targets(rules: &Gcacw, state: &State, l: usize, units: &[usize]) -> Vec<Hex> {
     let Some(hex) = rules.leader_hex(state, l) else { return Vec::new() };
     let mut out: Vec<Hex> = units
         .iter()
