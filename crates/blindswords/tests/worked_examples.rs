@@ -3,7 +3,7 @@
 //! aftermath of a test, as `sequence::advance` works it) with manual dice where dice fall.
 
 mod common;
-use common::{attack_move, manual_game, one_retreat};
+use common::{attack_move, manual_game, one_retreat, open_ground};
 
 use std::sync::Arc;
 
@@ -19,7 +19,12 @@ use caisson_kernel::data::DataDir;
 use caisson_kernel::{Pending, Rules};
 
 fn scenario(id: &str) -> (BlindSwords, State) {
-    let (rules, mut state) = BlindSwords::new(Data::builtin().expect("built-in data"), id).expect("scenario");
+    scenario_with(Data::builtin().expect("built-in data"), id)
+}
+
+/// As [`scenario`], on `data`.
+fn scenario_with(data: Arc<Data>, id: &str) -> (BlindSwords, State) {
+    let (rules, mut state) = BlindSwords::new(data, id).expect("scenario");
     for u in &mut state.units {
         u.place = Place::Eliminated;
     }
@@ -1078,4 +1083,98 @@ fn t67_ex_7_3b_battlefield_chaos_under_close_combat() {
         };
         assert_eq!(targets.is_empty(), chaos, "{csa} under the chit: {chaos}; targets {targets:?}");
     }
+}
+
+/// The hexes unit `i` may enter next from where it stands (its first step) under `order`, as
+/// the Movement Step offers them.
+fn next_hexes(rules: &BlindSwords, state: &State, i: usize, order: caisson_blindswords::charts::Order) -> Vec<Hex> {
+    caisson_blindswords::movement::steps(rules, state, i, 10.0, true, Some(order)).into_iter().map(|s| s.hex).collect()
+}
+
+/// Digest §8 T01, SR 9.3a: a fire's d66 reads the coloured die as tens and the white die as
+/// units. The 2nd Ohio fires at the 41st Georgia next to it; the first die asked for is the
+/// coloured one: coloured 2, white 4 is roll 24 on the CRT.
+#[test]
+fn t01_sr_9_3a_d66_coloured_die_tens_white_die_units() {
+    use caisson_blindswords::charts::Order;
+    use caisson_blindswords::state::Activator;
+    let (rules, mut state) = scenario("pv-16-1");
+    let (centre, around) = open_ground(&rules);
+    set(&rules, &mut state, "u-2oh", centre, 0);
+    set(&rules, &mut state, "c-41ga", around[0], 0);
+    state.stage = Stage::FireStep {
+        brigade: "harris".into(),
+        order: Some(Order::Attack),
+        by: Activator::Command,
+        fired: Vec::new(),
+    };
+    let mut g = manual_game(rules, state);
+    g.choose(&format!("fire:u-2oh@{}", around[0])).expect("the fire is offered");
+    match g.rules().pending(g.state()) {
+        Pending::Roll(r) => {
+            assert_eq!((r.dice, r.rule.as_str()), (2, "SR 9.3a"));
+            assert!(r.purpose.contains("coloured die tens, white die units"), "{}", r.purpose);
+        }
+        other => panic!("the d66 is asked for: {other:?}"),
+    }
+    g.choose("die:2").expect("coloured die");
+    g.choose("die:4").expect("white die");
+    let logged = g.state().log.iter().rev().find(|e| e.roll.is_some()).expect("the d66 logged").text.clone();
+    assert!(logged.contains(", roll 24: "), "{logged}");
+}
+
+/// Digest §8 T25, SR 3.1b, EX 3.1c: cavalry may not enter a hex holding infantry, may enter one
+/// holding horse artillery, and may not enter one holding foot artillery.
+#[test]
+fn t25_ex_3_1c_cavalry_stacks_only_with_cavalry_and_horse_artillery() {
+    use caisson_blindswords::charts::Order;
+    use caisson_blindswords::movement::{stacking_fault, Board};
+    let (rules, mut state) = scenario("pv-16-1");
+    let (centre, around) = open_ground(&rules);
+    let side = Side::Confederate;
+    let first = |ty: UnitType| ids(&state, side, ty).into_iter().next().unwrap_or_else(|| panic!("a {ty:?}"));
+    let (cav, inf, horse, foot) = (
+        first(UnitType::Cavalry),
+        first(UnitType::Infantry),
+        first(UnitType::HorseArtillery),
+        first(UnitType::Artillery),
+    );
+    let c = set(&rules, &mut state, &cav, centre, 0);
+    set(&rules, &mut state, &inf, around[0], 0);
+    set(&rules, &mut state, &horse, around[1], 0);
+    set(&rules, &mut state, &foot, around[2], 0);
+    let to = next_hexes(&rules, &state, c, Order::Maneuver);
+    assert!(!to.contains(&around[0]), "with infantry: illegal");
+    assert!(to.contains(&around[1]), "with horse artillery: legal");
+    assert!(!to.contains(&around[2]), "with foot artillery: illegal");
+    assert!(to.contains(&around[3]), "an empty hex: legal");
+    let board = Board::new(&rules.data().map, &state);
+    let why = stacking_fault(&rules, &state, &board, around[0], Some(c)).expect("a fault");
+    assert!(why.contains("SR 3.1b, EX 3.1c"), "{why}");
+}
+
+/// Digest §8 T26, EX 3.1d: a unit of more than 12 SP (here a regiment given 14 SP) may stand
+/// alone in a hex, but no other unit may join it, nor may it join another.
+#[test]
+fn t26_ex_3_1d_a_large_unit_stands_only_alone() {
+    use caisson_blindswords::charts::Order;
+    use caisson_blindswords::movement::{stacking_fault, Board};
+    let (rules, mut state) = scenario_with(with_faces(&[("u-123il", Some((14, 3)), (4, 2))]), "pv-16-1");
+    let (centre, around) = open_ground(&rules);
+    let big = set(&rules, &mut state, "u-123il", centre, 0);
+    assert_eq!(state.units[big].sp_halves, 28, "14 SP");
+    let board = Board::new(&rules.data().map, &state);
+    assert_eq!(stacking_fault(&rules, &state, &board, centre, None), None, "alone: legal");
+    rules.check(&state).expect("alone, the state holds");
+    let other = ids(&state, Side::Union, UnitType::Infantry).into_iter().find(|i| i != "u-123il").expect("another");
+    let o = set(&rules, &mut state, &other, around[0], 0);
+    let to = next_hexes(&rules, &state, o, Order::Maneuver);
+    assert!(!to.contains(&centre), "another unit may not join it");
+    assert!(to.contains(&around[1]));
+    let board = Board::new(&rules.data().map, &state);
+    let why = stacking_fault(&rules, &state, &board, centre, Some(o)).expect("a fault");
+    assert!(why.contains("above 12 (EX 3.1)"), "{why}");
+    let to = next_hexes(&rules, &state, big, Order::Maneuver);
+    assert!(!to.contains(&around[0]), "nor may it join another unit");
+    assert!(to.contains(&around[3]), "an empty hex");
 }
