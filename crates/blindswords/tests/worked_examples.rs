@@ -1178,3 +1178,113 @@ fn t26_ex_3_1d_a_large_unit_stands_only_alone() {
     assert!(!to.contains(&around[0]), "nor may it join another unit");
     assert!(to.contains(&around[3]), "an empty hex");
 }
+
+/// Digest §8 T47, EX 15.2: a skirmisher pays one MP less a hex, at least one: the 123rd
+/// Illinois in Skirmish Order (Attack order, 4 MP) enters a Woods hex that costs infantry 2 MP
+/// for 1, then a clear hex (1 MP) for 1.
+#[test]
+fn t47_ex_15_2_skirmisher_pays_one_less_at_least_one() {
+    use caisson_blindswords::charts::Order;
+    use caisson_blindswords::movement::cost;
+    use caisson_blindswords::state::Moving;
+    let (rules, mut state) = scenario("pv-16-1");
+    let map = &rules.data().map;
+    let area = &rules.scenario().area;
+    let mp = |skirmish: bool, a: Hex, b: Hex| {
+        cost(&rules, UnitType::Infantry, Some(Order::Attack), skirmish, Some(a), b).map(|c| (c.mp, c.route))
+    };
+    let (start, woods, clear) = map
+        .hexes()
+        .filter(|h| area.contains(*h))
+        .flat_map(|h| map.neighbors(h).map(move |(_, w)| (h, w)))
+        .filter(|(h, w)| {
+            area.contains(*w)
+                && map.tactical(*w) == Some(TacticalTerrain::Woods)
+                && mp(false, *h, *w) == Some((2.0, false))
+        })
+        .find_map(|(h, w)| {
+            map.neighbors(w)
+                .map(|(_, c)| c)
+                .find(|c| *c != h && area.contains(*c) && mp(false, w, *c) == Some((1.0, false)))
+                .map(|c| (h, w, c))
+        })
+        .expect("a 2-MP Woods step then a 1-MP step");
+    let unit = set(&rules, &mut state, "u-123il", start, 0);
+    state.units[unit].skirmish = true;
+    state.stage = attack_move(&state, "u-123il");
+    let mut g = manual_game(rules, state);
+    g.choose("unit:u-123il").expect("the skirmisher moves");
+    let left = |g: &caisson_kernel::Game<BlindSwords>| match &g.state().stage {
+        Stage::Move { current: Some(Moving { mp, .. }), .. } => *mp,
+        other => panic!("moving: {other:?}"),
+    };
+    assert!((left(&g) - 4.0).abs() < 1e-9);
+    g.choose(&format!("hex:{woods}")).expect("into the woods");
+    assert!((left(&g) - 3.0).abs() < 1e-9, "the Woods hex cost 1, not 2");
+    g.choose(&format!("hex:{clear}")).expect("on to clear ground");
+    assert!((left(&g) - 2.0).abs() < 1e-9, "the clear hex cost 1: never below one");
+    g.check().expect("the state holds");
+}
+
+/// Digest §8 T50, EX 8.2a: a brigade of Attack Coordination Rating 3 with two units next to the
+/// enemy may move exactly one more next to it. Starting with four next to the enemy, they may
+/// stay (and step from one hex next to the enemy to another), but none may join them until fewer
+/// than three are next to the enemy.
+#[test]
+fn t50_ex_8_2a_brigade_attack_coordination() {
+    use caisson_blindswords::charts::Order;
+    let (rules, mut state) = scenario("pv-16-1");
+    let cat = &rules.data().catalog;
+    let infantry = |state: &State, b: &str| -> Vec<String> {
+        state
+            .units
+            .iter()
+            .filter(|u| u.brigade.as_deref() == Some(b) && u.ty == UnitType::Infantry)
+            .map(|u| u.id.clone())
+            .collect()
+    };
+    let brigade = state
+        .brigades
+        .iter()
+        .map(|b| b.id.clone())
+        .find(|b| cat.brigade(b).is_some_and(|c| c.coordination == Some(3)) && infantry(&state, b).len() >= 5)
+        .expect("a brigade rated 3 with five regiments");
+    let units = infantry(&state, &brigade);
+    let side = state.brigade(&brigade).expect("brigade").side;
+    let (centre, ring) = open_ground(&rules);
+    let enemy = ids(&state, caisson_blindswords::state::other(side), UnitType::Infantry)[0].clone();
+    set(&rules, &mut state, &enemy, centre, 0);
+    let map = &rules.data().map;
+    let area = &rules.scenario().area;
+    // A hex two from the enemy next to ring hex `k`.
+    let outer = |k: usize| {
+        map.neighbors(ring[k])
+            .map(|(_, n)| n)
+            .find(|n| area.contains(*n) && map.distance(*n, centre) == 2)
+            .expect("outer")
+    };
+    let joins = |state: &State, i: usize| {
+        next_hexes(&rules, state, i, Order::Attack).iter().any(|h| map.distance(*h, centre) == 1)
+    };
+    let u: Vec<usize> = units.iter().take(5).map(|id| state.unit_index(id).expect("unit")).collect();
+
+    // Two next to the enemy: a third may join.
+    set(&rules, &mut state, &units[0], ring[0], 0);
+    set(&rules, &mut state, &units[1], ring[1], 0);
+    set(&rules, &mut state, &units[2], outer(3), 0);
+    assert!(joins(&state, u[2]), "the third unit may move next to the enemy");
+    set(&rules, &mut state, &units[2], ring[3], 0);
+    set(&rules, &mut state, &units[3], outer(5), 0);
+    assert!(!joins(&state, u[3]), "a fourth may not");
+    assert!(!next_hexes(&rules, &state, u[3], Order::Attack).is_empty(), "it may still move elsewhere");
+
+    // Four next to the enemy: they stay; none joins; one may shift along the enemy's front.
+    set(&rules, &mut state, &units[3], ring[4], 0);
+    set(&rules, &mut state, &units[4], outer(2), 0);
+    assert!(!joins(&state, u[4]), "none may join four");
+    assert!(next_hexes(&rules, &state, u[0], Order::Attack).contains(&ring[5]), "an engaged unit may shift");
+    state.units[u[0]].place = Place::Eliminated;
+    assert!(!joins(&state, u[4]), "three engaged: still none may join");
+    state.units[u[1]].place = Place::Eliminated;
+    assert!(joins(&state, u[4]), "two engaged: one may join again");
+}
