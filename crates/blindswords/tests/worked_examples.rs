@@ -1288,3 +1288,117 @@ fn t50_ex_8_2a_brigade_attack_coordination() {
     state.units[u[1]].place = Place::Eliminated;
     assert!(joins(&state, u[4]), "two engaged: one may join again");
 }
+
+/// Digest §8 T55, EX 16.1 (ruling A-29): at the end a VP margin of 2 is a draw, 4 a marginal
+/// victory, 8 a tactical victory and 12 a smashing victory, for either side.
+#[test]
+fn t55_ex_16_1_victory_levels_by_margin() {
+    let (rules, mut state) = scenario("pv-16-1");
+    for u in &mut state.units {
+        u.place = Place::Exited; // neither a loss nor a hex held (ruling PG29)
+    }
+    state.control.clear();
+    for (margin, level) in
+        [(2, None), (4, Some("marginal victory")), (8, Some("tactical victory")), (12, Some("smashing victory"))]
+    {
+        for side in Side::BOTH {
+            state.vp = if side == Side::Union { [margin, 0] } else { [0, margin] };
+            let score = caisson_blindswords::victory::score(&rules, &state);
+            match level {
+                None => assert_eq!((score.result.as_str(), score.winner), ("draw", None), "margin {margin}"),
+                Some(l) => assert_eq!((score.result, score.winner), (format!("{side} {l}"), Some(side))),
+            }
+        }
+    }
+}
+
+fn hex(s: &str) -> Hex {
+    s.parse().expect("test hex")
+}
+
+/// Moves unit `id` under an Attack order from the hex next to `to` where it is set, into `to`,
+/// then on along the first hex offered if `on`, and stops. Returns the hex it ends in.
+fn walk_into(rules: &BlindSwords, state: &mut State, id: &str, from: Hex, to: Hex, on: bool) -> Hex {
+    set(rules, state, id, from, 0);
+    state.stage = attack_move(state, id);
+    rules.choose(state, &format!("unit:{id}")).expect("the unit moves");
+    rules.choose(state, &format!("hex:{to}")).unwrap_or_else(|e| panic!("{id} into {to}: {e}"));
+    let mut end = to;
+    if on {
+        let next = options(rules, state).into_iter().find(|o| o.starts_with("hex:")).expect("a hex beyond");
+        rules.choose(state, &next).expect("on");
+        end = next.trim_start_matches("hex:").parse().expect("hex");
+    }
+    rules.choose(state, "stop").expect("stop");
+    assert_eq!(state.hex_of(state.unit_index(id).expect(id)), Some(end));
+    end
+}
+
+/// A neighbour of `h` in play, empty, and at least `gap` hexes from every hex of `avoid`.
+fn beside(rules: &BlindSwords, state: &State, h: Hex, avoid: &[Hex], gap: u16) -> Hex {
+    let map = &rules.data().map;
+    map.neighbors(h)
+        .map(|(_, n)| n)
+        .find(|n| {
+            rules.scenario().area.contains(*n)
+                && !state.units.iter().any(|u| u.place == Place::Map(*n))
+                && avoid.iter().all(|a| map.distance(*a, *n) >= gap)
+        })
+        .expect("a free neighbour")
+}
+
+/// Digest §8 T57, EX 16.0: the Union wins by controlling three of 2127, 2428, 2525 and 2929;
+/// its infantry walking into 2127, 2428 and 2525 wins. Alternatively with its cavalry the only
+/// Union unit to enter 2929 (Edwards), that hex is not counted for it: cavalry controls nothing
+/// (EX 16.0 preamble), so holding 2127 and 2428 besides loses.
+#[test]
+fn t57_ex_16_0_cavalry_cannot_control_a_victory_hex() {
+    let (rules, mut base) = scenario("pv-16-0");
+    base.control.clear();
+    let inf = ids(&base, Side::Union, UnitType::Infantry);
+    let cav = ids(&base, Side::Union, UnitType::Cavalry);
+
+    let mut state = base.clone();
+    for (id, h) in inf.iter().zip(["2127", "2428", "2525"]) {
+        let from = beside(&rules, &state, hex(h), &[], 0);
+        walk_into(&rules, &mut state, id, from, hex(h), false);
+        assert_eq!(state.controller(hex(h)), Some(Side::Union), "{h}");
+    }
+    let score = caisson_blindswords::victory::score(&rules, &state);
+    assert_eq!((score.result.as_str(), score.winner), ("Union victory", Some(Side::Union)));
+
+    let mut state = base;
+    for (id, h) in inf.iter().zip(["2127", "2428"]) {
+        let from = beside(&rules, &state, hex(h), &[], 0);
+        walk_into(&rules, &mut state, id, from, hex(h), false);
+    }
+    let from = beside(&rules, &state, hex("2929"), &[], 0);
+    walk_into(&rules, &mut state, &cav[0], from, hex("2929"), false);
+    assert_eq!(state.controller(hex("2929")), None, "cavalry does not control Edwards");
+    let score = caisson_blindswords::victory::score(&rules, &state);
+    assert!(score.lines.iter().any(|l| l == "2929: controlled by nobody"), "{:?}", score.lines);
+    assert_eq!((score.result.as_str(), score.winner), ("Confederate victory", Some(Side::Confederate)));
+}
+
+/// Digest §8 T58, EX 16.0 preamble (ruling PG11): a Confederate regiment passes through 2428 and
+/// leaves it, and no Union infantry enters after: the Confederates control 2428. Union cavalry
+/// then sitting in it does not take control, but denies the hex: the Confederate regiment next
+/// to it may not step back in.
+#[test]
+fn t58_ex_16_0_control_follows_the_last_infantry_cavalry_only_denies() {
+    use caisson_blindswords::charts::Order;
+    let (rules, mut state) = scenario("pv-16-0");
+    state.control.clear();
+    let target = hex("2428");
+    let reb = ids(&state, Side::Confederate, UnitType::Infantry)[0].clone();
+    let from = beside(&rules, &state, target, &[], 0);
+    let out = walk_into(&rules, &mut state, &reb, from, target, true);
+    assert_ne!(out, target, "it left 2428");
+    assert_eq!(state.controller(target), Some(Side::Confederate), "the last infantry in it was Confederate");
+    let cav = ids(&state, Side::Union, UnitType::Cavalry)[0].clone();
+    let from = beside(&rules, &state, target, &[out], 2);
+    walk_into(&rules, &mut state, &cav, from, target, false);
+    assert_eq!(state.controller(target), Some(Side::Confederate), "cavalry does not take control");
+    let r = state.unit_index(&reb).expect("reb");
+    assert!(!next_hexes(&rules, &state, r, Order::Attack).contains(&target), "the cavalry denies the hex");
+}
