@@ -1402,3 +1402,37 @@ fn t58_ex_16_0_control_follows_the_last_infantry_cavalry_only_denies() {
     let r = state.unit_index(&reb).expect("reb");
     assert!(!next_hexes(&rules, &state, r, Order::Attack).contains(&target), "the cavalry denies the hex");
 }
+
+/// Digest §8 T69, EX 2.10h: a step from a road hex to a road hex along the road costs 1 MP (a
+/// March Column under a Maneuver order ½), whatever the terrain entered and the hexside crossed:
+/// here the Mackville Pike step 1916 → 2017 with 2017 made Woods behind a wood fence. The
+/// stacking limit holds in that hex (SR 3.1c): with 2017 full the step is not offered.
+#[test]
+fn t69_ex_2_10h_road_step_ignores_woods_and_fence_and_keeps_the_stacking_limit() {
+    use caisson_blindswords::charts::Order;
+    use caisson_blindswords::movement::{cost, stacking_fault, Board};
+    let (a, b) = (hex("1916"), hex("2017"));
+    let mut data = Data::load(&DataDir::builtin()).expect("built-in data");
+    data.map.set_tactical(b, TacticalTerrain::Woods).expect("woods");
+    data.map.add_hexside(a, b, Hexside::WOOD_FENCE).expect("fence");
+    let (rules, mut state) = scenario_with(Arc::new(data), "pv-16-1");
+    let side = rules.data().map.hexside(a, b);
+    assert!(side.contains(Hexside::ROAD) && side.contains(Hexside::WOOD_FENCE), "{side:?}");
+    let step = |order| cost(&rules, UnitType::Infantry, Some(order), false, Some(a), b).expect("enterable");
+    let attack = step(Order::Attack);
+    assert_eq!((attack.mp, attack.route), (1.0, true), "{}", attack.why);
+    assert!((step(Order::Maneuver).mp - 0.5).abs() < 1e-9, "March Column");
+    let mover = set(&rules, &mut state, "u-123il", a, 0);
+    assert!(next_hexes(&rules, &state, mover, Order::Attack).contains(&b));
+    for id in ids(&state, Side::Union, UnitType::Infantry).into_iter().filter(|i| i != "u-123il") {
+        let board = Board::new(&rules.data().map, &state);
+        if stacking_fault(&rules, &state, &board, b, Some(mover)).is_some() {
+            break;
+        }
+        let i = state.unit_index(&id).expect("unit");
+        if stacking_fault(&rules, &state, &board, b, Some(i)).is_none() {
+            set(&rules, &mut state, &id, b, 0);
+        }
+    }
+    assert!(!next_hexes(&rules, &state, mover, Order::Attack).contains(&b), "the stacking limit holds");
+}
