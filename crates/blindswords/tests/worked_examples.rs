@@ -1436,3 +1436,61 @@ fn t69_ex_2_10h_road_step_ignores_woods_and_fence_and_keeps_the_stacking_limit()
     }
     assert!(!next_hexes(&rules, &state, mover, Order::Attack).contains(&b), "the stacking limit holds");
 }
+
+/// Digest §8 T70, EX 6.5c (ruling PG37): a battery on the Mackville Pike in a Woods hex (1916,
+/// made Woods) wants to go on along the road into 2017, which it would over-stack: the step costs
+/// 3 MP, and it may not stop there; it goes on to 2117 along the road. From a clear road hex
+/// (2117) the same full hex is not offered at all: on a road the limit holds always (EX 3.1b).
+#[test]
+fn t70_ex_6_5c_artillery_pays_3_mp_to_pass_a_full_hex_from_a_woods_road() {
+    use caisson_blindswords::movement::{stacking_fault, Board};
+    use caisson_blindswords::state::{MoveFor, Moving};
+    let (a, b, c) = (hex("1916"), hex("2017"), hex("2117"));
+    let mut data = Data::load(&DataDir::builtin()).expect("built-in data");
+    data.map.set_tactical(a, TacticalTerrain::Woods).expect("woods");
+    data.map.set_tactical(c, TacticalTerrain::Clear).expect("clear");
+    let (rules, mut state) = scenario_with(Arc::new(data), "pv-16-1");
+    let map = &rules.data().map;
+    assert!(map.hexside(a, b).contains(Hexside::ROAD) && map.hexside(b, c).contains(Hexside::ROAD));
+    let battery = ids(&state, Side::Union, UnitType::Artillery)[0].clone();
+    let bat = set(&rules, &mut state, &battery, a, 0);
+    for id in ids(&state, Side::Union, UnitType::Infantry) {
+        let board = Board::new(&rules.data().map, &state);
+        if stacking_fault(&rules, &state, &board, b, Some(bat)).is_some() {
+            break;
+        }
+        let i = state.unit_index(&id).expect("unit");
+        if stacking_fault(&rules, &state, &board, b, Some(i)).is_none() {
+            set(&rules, &mut state, &id, b, 0);
+        }
+    }
+    let moving = |unit: usize| Stage::Move {
+        for_: MoveFor::Artillery { side: Side::Union },
+        moved: Vec::new(),
+        current: Some(Moving::new(unit, 6.0)),
+    };
+    // From the clear road hex 2117 the full hex is refused.
+    let mut clear = state.clone();
+    set(&rules, &mut clear, &battery, c, 0);
+    clear.stage = moving(bat);
+    assert!(!options(&rules, &clear).contains(&format!("hex:{b}")), "EX 3.1b: not from a clear road hex");
+
+    state.stage = moving(bat);
+    rules.check(&state).expect("the set-up holds");
+    let step = match rules.pending(&state) {
+        Pending::Decide(d) => d.options.into_iter().find(|o| o.id == format!("hex:{b}")).expect("the step is offered"),
+        other => panic!("the move: {other:?}"),
+    };
+    assert!(step.label.starts_with(&format!("{b}: 3 MP")), "{}", step.label);
+    assert!(step.label.contains("EX 6.5c"), "{}", step.label);
+    rules.choose(&mut state, &format!("hex:{b}")).expect("into the full hex");
+    assert_eq!(state.hex_of(bat), Some(b));
+    assert!(matches!(&state.stage, Stage::Move { current: Some(m), .. } if (m.mp - 3.0).abs() < 1e-9));
+    rules.check(&state).expect("passing through is allowed");
+    assert!(!options(&rules, &state).contains(&"stop".to_string()), "it may not stop in the full hex");
+    assert!(rules.choose(&mut state, "stop").is_err());
+    rules.choose(&mut state, &format!("hex:{c}")).expect("on along the road");
+    rules.choose(&mut state, "stop").expect("stops within the limit");
+    assert_eq!(state.hex_of(bat), Some(c));
+    rules.check(&state).expect("the state holds");
+}
