@@ -5,7 +5,9 @@
 //! A unit moves one hex at a time; [`steps`] lists the hexes it may enter next with their cost.
 //! Stacking is checked on entering each hex, not only at the end of the move: no move ever
 //! leaves a hex over-stacked, so a unit may always stop where it is (a stricter reading of SR 3.1,
-//! which lets units pass through an over-stacked hex off roads).
+//! which lets units pass through an over-stacked hex off roads). The one exception is EX 6.5c:
+//! artillery held up on a road out of Woods or across a Steep Slope may pass through a full hex
+//! for 3 MP, and may not stop there (ruling PG37).
 
 use caisson_hexmap::{Hex, Hexside, Map, TacticalTerrain};
 
@@ -294,6 +296,58 @@ pub fn may_form(rules: &BlindSwords, state: &State, unit: usize, mp: f64) -> boo
         && skirmishers < SKIRMISH_LIMIT
 }
 
+/// EX 6.5c: artillery moving along a Road out of a Woods hex or across a Steep Slope hexside
+/// (ruling PG37) may enter a hex it would over-stack for the congested-road MP, waiting for the
+/// road to clear. It may not stop there (SR 3.1: the limit holds at the end of its move), so the
+/// step is offered only when, with the MP left, a step on into a hex within stacking would follow.
+fn congested(
+    rules: &BlindSwords,
+    state: &State,
+    board: &Board,
+    unit: usize,
+    (from, to): (Option<Hex>, Hex),
+    (mp, first): (f64, bool),
+    order: Option<Order>,
+) -> Option<StepCost> {
+    let data = rules.data();
+    let map = &data.map;
+    let u = &state.units[unit];
+    let from = from?;
+    let side = map.hexside(from, to);
+    let held_up = map.tactical(from) == Some(TacticalTerrain::Woods) || side.contains(Hexside::STEEP_SLOPE);
+    if !u.ty.is_artillery() || !side.contains(Hexside::ROAD) || !held_up {
+        return None;
+    }
+    let mp_jam = data.charts.terrain.movement().congested_road;
+    if mp_jam > mp && !first {
+        return None;
+    }
+    let left = mp - mp_jam;
+    let onward = map.neighbors(to).map(|(_, n)| n).filter(|n| *n != from).any(|n| {
+        let Some(mut c) = cost(rules, u.ty, order, u.skirmish, Some(to), n) else { return false };
+        crate::special::night_cost(rules, state, Some(to), n, &mut c);
+        map.contains(n)
+            && rules.scenario().area.contains(n)
+            && board.occupant(state, n).is_none_or(|s| s == u.side)
+            && c.mp <= left
+            && stacking_fault(rules, state, board, n, Some(unit)).is_none()
+            && !barred(rules, state, board, unit, n)
+            && enemy_distance(map, state, u.side, n) > 2
+    });
+    onward.then(|| StepCost {
+        mp: mp_jam,
+        route: true,
+        why: format!("road congested by a full hex, EX 6.5c (ruling PG37): {mp_jam} MP, and it may not stop there"),
+    })
+}
+
+/// Whether the moving unit's hex is over-stacked, so that it may not stop there (EX 6.5c).
+#[must_use]
+pub fn must_move_on(rules: &BlindSwords, state: &State, unit: usize) -> bool {
+    let board = Board::new(&rules.data().map, state);
+    state.hex_of(unit).is_some_and(|h| stacking_fault(rules, state, &board, h, None).is_some())
+}
+
 /// One legal next hex.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Step {
@@ -337,8 +391,13 @@ pub fn steps(rules: &BlindSwords, state: &State, unit: usize, mp: f64, first: bo
         if c.mp > mp && !first {
             continue;
         }
-        if stacking_fault(rules, state, &board, to, Some(unit)).is_some() || barred(rules, state, &board, unit, to) {
+        if barred(rules, state, &board, unit, to) {
             continue;
+        }
+        if stacking_fault(rules, state, &board, to, Some(unit)).is_some() {
+            // EX 6.5c: artillery held up on a road may pass a full hex, at a price.
+            let Some(jam) = congested(rules, state, &board, unit, (from, to), (mp, first), order) else { continue };
+            c = jam;
         }
         let adjacent = enemy_adjacent(rules, state, &board, u.side, to);
         if u.ty.is_artillery() && order.is_none() {

@@ -12,7 +12,7 @@ use crate::movement::{self, Board};
 use crate::scenario::{RuleKind, Scenario};
 use crate::setup::{self, Data};
 use crate::special::{self, Options};
-use crate::state::{Place, State};
+use crate::state::{Place, Stage, State};
 use crate::{sequence, view};
 
 /// The rules of one scenario.
@@ -191,7 +191,14 @@ impl Rules for BlindSwords {
                 }
                 // SR 10.11: reinforcements may stand over-stacked in their entry hex until they move.
                 let crowded = state.special.crowded.iter().any(|(c, _)| *c == h);
-                if board.units(h).next() == Some(i) && !passing.contains(&h) && !crowded {
+                // EX 6.5c: artillery on the move may pass through a hex it over-stacks.
+                let jammed = match &state.stage {
+                    Stage::Move { current: Some(m), .. } => {
+                        state.units[m.unit].ty.is_artillery() && state.hex_of(m.unit) == Some(h)
+                    }
+                    _ => false,
+                };
+                if board.units(h).next() == Some(i) && !passing.contains(&h) && !crowded && !jammed {
                     if let Some(fault) = movement::stacking_fault(self, state, &board, h, None) {
                         return Err(fault);
                     }

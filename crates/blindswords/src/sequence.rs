@@ -673,7 +673,9 @@ fn move_pending(
                 ));
             }
             options.extend(special::exit_option(rules, state, m));
-            options.push(Choice::new("stop", stop));
+            if !movement::must_move_on(rules, state, m.unit) {
+                options.push(Choice::new("stop", stop));
+            }
             decide(side, "move", format!("{who}: move {} ({} MP left; SR 10.3)", u.name, m.mp), options)
         }
     }
@@ -904,7 +906,12 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             moved.push(unit);
             state.stage = Stage::Move { for_, moved, current: None };
         }
-        (Stage::Move { for_, moved, current: Some(m) }, "stop") => stop_unit(rules, state, for_, moved, &m),
+        (Stage::Move { for_, moved, current: Some(m) }, "stop") => {
+            if movement::must_move_on(rules, state, m.unit) {
+                return Err(bad()); // EX 6.5c: not in a hex it over-stacks.
+            }
+            stop_unit(rules, state, for_, moved, &m);
+        }
         (Stage::Move { for_, mut moved, current: Some(m) }, "exit") => {
             special::exit_option(rules, state, &m).ok_or_else(bad)?;
             special::exit(rules, state, m.unit);

@@ -220,13 +220,39 @@ fn moving(brigade: &str, order: Order) -> Stage {
 }
 
 /// EX 15.1: a unit takes up Skirmish Order for 2 MP during its move, and leaves it by staying
-/// still for a whole later order.
+/// still for a whole later order. Digest §8 T46: with two units of its side already in Skirmish
+/// Order a third may not take it up (EX 15.0); entry costs 2 MP; next to the enemy it is refused
+/// (`ex_15_1_no_skirmish_order_in_engagement_range`).
 #[test]
 fn ex_15_1_skirmish_order_taken_for_2_mp_and_left_after_a_still_order() {
     let (rules, mut state) = empty();
     let c = open_ground(&rules, 2);
     let unit = put(&mut state, "u-123il", c);
     state.stage = moving("terrill", Order::Maneuver);
+
+    // T46: two Union skirmishers elsewhere on the map already; a third is not offered.
+    let mut two = state.clone();
+    let far: Vec<Hex> = {
+        let map = &rules.data().map;
+        let area = &rules.scenario().area;
+        map.hexes().filter(|h| area.contains(*h) && map.distance(*h, c) >= 6).step_by(7).take(2).collect()
+    };
+    let others: Vec<String> = two
+        .units
+        .iter()
+        .filter(|u| u.side == Side::Union && u.brigade.as_deref() != Some("terrill"))
+        .filter(|u| u.ty == caisson_blindswords::catalog::UnitType::Infantry)
+        .take(2)
+        .map(|u| u.id.clone())
+        .collect();
+    for (id, h) in others.iter().zip(&far) {
+        let i = put(&mut two, id, *h);
+        two.units[i].skirmish = true;
+    }
+    let mut g = game(rules.clone(), two);
+    choose(&mut g, "unit:u-123il");
+    assert!(!ids(&g).contains(&"skirmish".to_string()), "T46: a third skirmisher (EX 15.0)");
+    assert!(g.choose("skirmish").is_err(), "refused when asked for anyway");
     let mut g = game(rules.clone(), state.clone());
     choose(&mut g, "unit:u-123il");
     let d = g.pending().expect("the move");
@@ -274,7 +300,9 @@ fn ex_15_1_no_skirmish_order_in_engagement_range() {
 }
 
 /// EX 15.3: an enemy moving next to a skirmisher pays 1 MP more, and the skirmisher withdraws
-/// at once to a hex away from it and next to no enemy; then the mover goes on.
+/// at once to a hex away from it and next to no enemy; then the mover goes on. Digest §8 T48,
+/// with `ex_15_3_a_surrounded_skirmisher_breaks` (no hex to go to: Broken Box 1) and
+/// tests/fire_step.rs `skirmisher_is_not_fired_on` (no Opportunity Fire at a skirmisher).
 #[test]
 fn ex_15_3_skirmish_screen_costs_1_mp_and_the_skirmisher_withdraws() {
     let (rules, mut state) = empty();
@@ -324,7 +352,8 @@ fn ex_15_3_skirmish_screen_costs_1_mp_and_the_skirmisher_withdraws() {
     }
 }
 
-/// EX 15.3: a skirmisher with no hex to withdraw to goes to Broken box 1 and loses its marker.
+/// EX 15.3: a skirmisher with no hex to withdraw to goes to Broken box 1 and loses its marker
+/// (digest §8 T48).
 #[test]
 fn ex_15_3_a_surrounded_skirmisher_breaks() {
     let (rules, mut state) = empty();

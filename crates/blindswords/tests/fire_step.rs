@@ -247,7 +247,7 @@ fn opportunity_fire_retreat_cancels_the_move() {
     assert!(!matches!(s.stage, Stage::OppFire { .. } | Stage::Move { current: Some(_), .. }), "{:?}", s.stage);
 }
 
-/// EX 15.3: a skirmisher never suffers Opportunity Fire; it steps away at once.
+/// EX 15.3: a skirmisher never suffers Opportunity Fire; it steps away at once (digest §8 T48).
 #[test]
 fn skirmisher_is_not_fired_on() {
     let (mut g, _, _, away) = leaving(true);

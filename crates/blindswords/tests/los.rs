@@ -1,9 +1,14 @@
 //! Line of sight (SR 9.1a with the EX 9.1a cases): the rulebook's worked examples and one test
-//! per case of the rule.
+//! per case of the rule, with digest §8 T27-T31.
 
+use caisson_blindswords::catalog::{Side, Sp, UnitType, Weapon};
+use caisson_blindswords::charts::{Charts, Order};
+use caisson_blindswords::cohesion::Morale;
+use caisson_blindswords::fire::{assess, FireInput, FireKind, Firer, Over, Target};
 use caisson_blindswords::los::{line_of_sight, Los, Sight};
 use caisson_blindswords::map::builtin;
 use caisson_hexmap::{format, Hex, Map};
+use caisson_kernel::data::DataDir;
 
 fn h(s: &str) -> Hex {
     s.parse().expect("test hex")
@@ -37,21 +42,34 @@ const CLEAR: [&str; 5] = ["....."; 5];
 /// EX 9.1a, firing up: USA A on level 1 fires at CSA C on level 2; 2622 and 2621, at level 2,
 /// block. USA B on level 1, with only level-1 hexes between, sees C clearly. On the reconstructed
 /// map C is in 2620, A in 2623 and B in 2618 (the rulebook gives only 2621 and 2622).
+/// Digest §8 T28: firer L1, target L2, an intervening hex at L2 (2622/2621): Blocked.
+/// Digest §8 T29: firer L1, target L2, every intervening hex at L1 and no obstacle: Clear.
 #[test]
 fn ex_9_1a_firing_up_example_2622_2621() {
     let m = builtin("perryville").expect("map");
+    let level = |x: &str| m.elevation(h(x));
+    assert_eq!((level("2623"), level("2620")), (Some(1), Some(2)), "T28: firing up from L1 to L2");
     let a = los(&m, "2623", "2620", &[]);
     assert_eq!(a.sight, Sight::Blocked);
     let blockers: Vec<Hex> = a.reasons.iter().map(|r| r.hex).collect();
     assert_eq!(blockers, [h("2622"), h("2621")]);
+    assert!(blockers.iter().all(|b| m.elevation(*b) == Some(2)), "T28: the blockers are at the target's L2");
     assert!(rules(&a).iter().all(|r| *r == "EX 9.1a firing up iv"), "{:?}", a.reasons);
     let b = los(&m, "2618", "2620", &[]);
+    assert_eq!(level("2618"), Some(1));
+    let between: Vec<Hex> =
+        b.line.iter().flat_map(|s| s.hexes()).filter(|x| *x != h("2618") && *x != h("2620")).collect();
+    assert!(!between.is_empty(), "the line has intervening hexes");
+    assert!(between.iter().all(|x| m.elevation(*x) == Some(1)), "T29: every intervening hex at L1: {between:?}");
     assert_eq!(b.sight, Sight::Clear, "{:?}", b.reasons);
 }
 
 /// EX 9.1a, same level: C and A both on level 2, the dismounted cavalry B on level 1 between
 /// them obscures but does not block (the example is the source of ruling A-14a); the line
 /// passes over B, which fire combat checks against SR 9.1b.
+/// Digest §8 T27: firer L2, target L2, an intervening L1 hex with an enemy unit: Obscured, and
+/// the fire is allowed (firing over enemy units is, SR 9.1b) at 1L for the Obscured line and 1L
+/// more for Overhead Fire (ruling A-59).
 #[test]
 fn ex_9_1a_same_level_example_unit_below_obscures() {
     let m = small(CLEAR, ["22222", "22222", "21222", "22222", "22222"]);
@@ -60,11 +78,53 @@ fn ex_9_1a_same_level_example_unit_below_obscures() {
     assert_eq!(l.sight, Sight::Obscured);
     assert_eq!(rules(&l), ["EX 9.1a same level ii, ruling A-14a"]);
     assert_eq!(l.over_units, [h("1201")]);
+
+    // T27: the fire this line allows, B being an enemy of the firer.
+    let charts = Charts::load(&DataDir::builtin()).expect("charts");
+    let firer = Firer {
+        id: "A".into(),
+        side: Side::Union,
+        ty: UnitType::Infantry,
+        brigade: Some("terrill".into()),
+        hex: h("1200"),
+        sp: Sp::whole(6),
+        morale: Morale::Steady,
+        weapon: Weapon::R,
+        range: 4,
+        sight: l.sight,
+        over: l.over_units.iter().map(|_| Over { friendly: false, adjacent_to_target: false }).collect(),
+        skirmish: false,
+        in_woods: false,
+        on_hold: false,
+        chaos: false,
+        attacked_by_cavalry: false,
+        supporting: false,
+    };
+    let target =
+        Target { hex: h("1204"), terrain: "clear".into(), fence: None, lead_cavalry: false, lead_skirmish: false };
+    let input = FireInput {
+        kind: FireKind::Brigade(Order::Attack),
+        firers: vec![firer.clone()],
+        target,
+        flanking: false,
+        grid: m.parity(),
+        extra: Vec::new(),
+    };
+    let a = assess(&charts, &input).unwrap_or_else(|e| panic!("T27: the fire is allowed: {e}"));
+    let shifts: Vec<(i32, &str)> = a.shifts.iter().map(|s| (s.value, s.rule.as_str())).collect();
+    assert_eq!(shifts, [(-1, "EX 9.3 vi (ruling A-59)"), (-1, "EX 9.3 vii, 9.1a (ruling A-14c)")]);
+    assert_eq!(a.net_shift, -2);
+    // Over a friendly unit instead, the infantry may not fire at all (SR 9.1b).
+    let friendly = Firer { over: vec![Over { friendly: true, adjacent_to_target: false }], ..firer };
+    let refused = assess(&charts, &FireInput { firers: vec![friendly], ..input }).err().map(|e| e.rule);
+    assert_eq!(refused, Some("SR 9.1b"));
 }
 
 /// EX 9.1a, firing down: B one level above A, with an intervening hex at B's level: Blocked.
 /// "If B was on" A's level the woods in that hex would still block. The example's levels 8 and
 /// 7 are off the 1–6 scale: the test keeps the logic at levels 6 and 5.
+/// Digest §8 T30: firing down (firer at Lf), an intervening hex at Lf: Blocked (the wedding cake);
+/// `firing_down_cases` checks it on a clear hex too.
 #[test]
 fn ex_9_1a_firing_down_example_1110() {
     let m = small([".....", ".....", "..w..", ".....", "....."], ["66666", "66666", "66665", "66666", "66666"]);
@@ -94,6 +154,9 @@ fn the_firers_own_hex_does_not_count() {
     assert_eq!(los(&m, "1000", "1004", &[]).sight, Sight::Clear);
 }
 
+/// The same-level cases of EX 9.1a. Digest §8 T31 is case iii: an intervening hex at the common
+/// level holding a unit (a friendly one, the firer's side does not matter to the line) Blocks;
+/// that infantry may not fire over friendly units anyway (SR 9.1b) is asserted with T27 above.
 #[test]
 fn same_level_cases() {
     // i: a higher hex blocks, whatever is in it.
@@ -113,6 +176,7 @@ fn same_level_cases() {
     let l = los(&m, "1200", "1204", &["1203"]);
     assert_eq!((l.sight, rules(&l)), (Sight::Blocked, vec!["EX 9.1a same level iii"]));
     assert!(l.over_units.is_empty(), "a blocking unit is not fired over");
+    assert_eq!(l.reasons[0].hex, h("1203"), "T31: the unit's hex blocks");
 }
 
 #[test]
@@ -144,7 +208,9 @@ fn firing_down_cases() {
         small([".....", ".....", t, ".....", "....."], ["33333", "33333", col.as_str(), "33333", "33333"])
     };
     assert_eq!(rules(&los(&map(".....", "161"), "1200", "1204", &[])), ["EX 9.1a firing down i"]);
-    assert_eq!(rules(&los(&map(".....", "151"), "1200", "1204", &[])), ["EX 9.1a firing down iii"]);
+    // iii (digest §8 T30): an intervening hex at the firer's level blocks, clear or not.
+    let l = los(&map(".....", "151"), "1200", "1204", &[]);
+    assert_eq!((l.sight, rules(&l)), (Sight::Blocked, vec!["EX 9.1a firing down iii"]));
     // iv: from the target's level up to below the firer's: woods and units obscure...
     let l = los(&map("..w..", "432"), "1200", "1204", &["1203"]);
     assert_eq!(rules(&l), ["EX 9.1a firing down iv", "EX 9.1a firing down iv"]);

@@ -3,7 +3,7 @@
 //! aftermath of a test, as `sequence::advance` works it) with manual dice where dice fall.
 
 mod common;
-use common::{attack_move, manual_game, one_retreat};
+use common::{attack_move, manual_game, one_retreat, open_ground};
 
 use std::sync::Arc;
 
@@ -19,7 +19,12 @@ use caisson_kernel::data::DataDir;
 use caisson_kernel::{Pending, Rules};
 
 fn scenario(id: &str) -> (BlindSwords, State) {
-    let (rules, mut state) = BlindSwords::new(Data::builtin().expect("built-in data"), id).expect("scenario");
+    scenario_with(Data::builtin().expect("built-in data"), id)
+}
+
+/// As [`scenario`], on `data`.
+fn scenario_with(data: Arc<Data>, id: &str) -> (BlindSwords, State) {
+    let (rules, mut state) = BlindSwords::new(data, id).expect("scenario");
     for u in &mut state.units {
         u.place = Place::Eliminated;
     }
@@ -1078,4 +1083,414 @@ fn t67_ex_7_3b_battlefield_chaos_under_close_combat() {
         };
         assert_eq!(targets.is_empty(), chaos, "{csa} under the chit: {chaos}; targets {targets:?}");
     }
+}
+
+/// The hexes unit `i` may enter next from where it stands (its first step) under `order`, as
+/// the Movement Step offers them.
+fn next_hexes(rules: &BlindSwords, state: &State, i: usize, order: caisson_blindswords::charts::Order) -> Vec<Hex> {
+    caisson_blindswords::movement::steps(rules, state, i, 10.0, true, Some(order)).into_iter().map(|s| s.hex).collect()
+}
+
+/// Digest §8 T01, SR 9.3a: a fire's d66 reads the coloured die as tens and the white die as
+/// units. The 2nd Ohio fires at the 41st Georgia next to it; the first die asked for is the
+/// coloured one: coloured 2, white 4 is roll 24 on the CRT.
+#[test]
+fn t01_sr_9_3a_d66_coloured_die_tens_white_die_units() {
+    use caisson_blindswords::charts::Order;
+    use caisson_blindswords::state::Activator;
+    let (rules, mut state) = scenario("pv-16-1");
+    let (centre, around) = open_ground(&rules);
+    set(&rules, &mut state, "u-2oh", centre, 0);
+    set(&rules, &mut state, "c-41ga", around[0], 0);
+    state.stage = Stage::FireStep {
+        brigade: "harris".into(),
+        order: Some(Order::Attack),
+        by: Activator::Command,
+        fired: Vec::new(),
+    };
+    let mut g = manual_game(rules, state);
+    g.choose(&format!("fire:u-2oh@{}", around[0])).expect("the fire is offered");
+    match g.rules().pending(g.state()) {
+        Pending::Roll(r) => {
+            assert_eq!((r.dice, r.rule.as_str()), (2, "SR 9.3a"));
+            assert!(r.purpose.contains("coloured die tens, white die units"), "{}", r.purpose);
+        }
+        other => panic!("the d66 is asked for: {other:?}"),
+    }
+    g.choose("die:2").expect("coloured die");
+    g.choose("die:4").expect("white die");
+    let logged = g.state().log.iter().rev().find(|e| e.roll.is_some()).expect("the d66 logged").text.clone();
+    assert!(logged.contains(", roll 24: "), "{logged}");
+}
+
+/// Digest §8 T25, SR 3.1b, EX 3.1c: cavalry may not enter a hex holding infantry, may enter one
+/// holding horse artillery, and may not enter one holding foot artillery.
+#[test]
+fn t25_ex_3_1c_cavalry_stacks_only_with_cavalry_and_horse_artillery() {
+    use caisson_blindswords::charts::Order;
+    use caisson_blindswords::movement::{stacking_fault, Board};
+    let (rules, mut state) = scenario("pv-16-1");
+    let (centre, around) = open_ground(&rules);
+    let side = Side::Confederate;
+    let first = |ty: UnitType| ids(&state, side, ty).into_iter().next().unwrap_or_else(|| panic!("a {ty:?}"));
+    let (cav, inf, horse, foot) = (
+        first(UnitType::Cavalry),
+        first(UnitType::Infantry),
+        first(UnitType::HorseArtillery),
+        first(UnitType::Artillery),
+    );
+    let c = set(&rules, &mut state, &cav, centre, 0);
+    set(&rules, &mut state, &inf, around[0], 0);
+    set(&rules, &mut state, &horse, around[1], 0);
+    set(&rules, &mut state, &foot, around[2], 0);
+    let to = next_hexes(&rules, &state, c, Order::Maneuver);
+    assert!(!to.contains(&around[0]), "with infantry: illegal");
+    assert!(to.contains(&around[1]), "with horse artillery: legal");
+    assert!(!to.contains(&around[2]), "with foot artillery: illegal");
+    assert!(to.contains(&around[3]), "an empty hex: legal");
+    let board = Board::new(&rules.data().map, &state);
+    let why = stacking_fault(&rules, &state, &board, around[0], Some(c)).expect("a fault");
+    assert!(why.contains("SR 3.1b, EX 3.1c"), "{why}");
+}
+
+/// Digest §8 T26, EX 3.1d: a unit of more than 12 SP (here a regiment given 14 SP) may stand
+/// alone in a hex, but no other unit may join it, nor may it join another.
+#[test]
+fn t26_ex_3_1d_a_large_unit_stands_only_alone() {
+    use caisson_blindswords::charts::Order;
+    use caisson_blindswords::movement::{stacking_fault, Board};
+    let (rules, mut state) = scenario_with(with_faces(&[("u-123il", Some((14, 3)), (4, 2))]), "pv-16-1");
+    let (centre, around) = open_ground(&rules);
+    let big = set(&rules, &mut state, "u-123il", centre, 0);
+    assert_eq!(state.units[big].sp_halves, 28, "14 SP");
+    let board = Board::new(&rules.data().map, &state);
+    assert_eq!(stacking_fault(&rules, &state, &board, centre, None), None, "alone: legal");
+    rules.check(&state).expect("alone, the state holds");
+    let other = ids(&state, Side::Union, UnitType::Infantry).into_iter().find(|i| i != "u-123il").expect("another");
+    let o = set(&rules, &mut state, &other, around[0], 0);
+    let to = next_hexes(&rules, &state, o, Order::Maneuver);
+    assert!(!to.contains(&centre), "another unit may not join it");
+    assert!(to.contains(&around[1]));
+    let board = Board::new(&rules.data().map, &state);
+    let why = stacking_fault(&rules, &state, &board, centre, Some(o)).expect("a fault");
+    assert!(why.contains("above 12 (EX 3.1)"), "{why}");
+    let to = next_hexes(&rules, &state, big, Order::Maneuver);
+    assert!(!to.contains(&around[0]), "nor may it join another unit");
+    assert!(to.contains(&around[3]), "an empty hex");
+}
+
+/// Digest §8 T47, EX 15.2: a skirmisher pays one MP less a hex, at least one: the 123rd
+/// Illinois in Skirmish Order (Attack order, 4 MP) enters a Woods hex that costs infantry 2 MP
+/// for 1, then a clear hex (1 MP) for 1.
+#[test]
+fn t47_ex_15_2_skirmisher_pays_one_less_at_least_one() {
+    use caisson_blindswords::charts::Order;
+    use caisson_blindswords::movement::cost;
+    use caisson_blindswords::state::Moving;
+    let (rules, mut state) = scenario("pv-16-1");
+    let map = &rules.data().map;
+    let area = &rules.scenario().area;
+    let mp = |skirmish: bool, a: Hex, b: Hex| {
+        cost(&rules, UnitType::Infantry, Some(Order::Attack), skirmish, Some(a), b).map(|c| (c.mp, c.route))
+    };
+    let (start, woods, clear) = map
+        .hexes()
+        .filter(|h| area.contains(*h))
+        .flat_map(|h| map.neighbors(h).map(move |(_, w)| (h, w)))
+        .filter(|(h, w)| {
+            area.contains(*w)
+                && map.tactical(*w) == Some(TacticalTerrain::Woods)
+                && mp(false, *h, *w) == Some((2.0, false))
+        })
+        .find_map(|(h, w)| {
+            map.neighbors(w)
+                .map(|(_, c)| c)
+                .find(|c| *c != h && area.contains(*c) && mp(false, w, *c) == Some((1.0, false)))
+                .map(|c| (h, w, c))
+        })
+        .expect("a 2-MP Woods step then a 1-MP step");
+    let unit = set(&rules, &mut state, "u-123il", start, 0);
+    state.units[unit].skirmish = true;
+    state.stage = attack_move(&state, "u-123il");
+    let mut g = manual_game(rules, state);
+    g.choose("unit:u-123il").expect("the skirmisher moves");
+    let left = |g: &caisson_kernel::Game<BlindSwords>| match &g.state().stage {
+        Stage::Move { current: Some(Moving { mp, .. }), .. } => *mp,
+        other => panic!("moving: {other:?}"),
+    };
+    assert!((left(&g) - 4.0).abs() < 1e-9);
+    g.choose(&format!("hex:{woods}")).expect("into the woods");
+    assert!((left(&g) - 3.0).abs() < 1e-9, "the Woods hex cost 1, not 2");
+    g.choose(&format!("hex:{clear}")).expect("on to clear ground");
+    assert!((left(&g) - 2.0).abs() < 1e-9, "the clear hex cost 1: never below one");
+    g.check().expect("the state holds");
+}
+
+/// Digest §8 T50, EX 8.2a: a brigade of Attack Coordination Rating 3 with two units next to the
+/// enemy may move exactly one more next to it. Starting with four next to the enemy, they may
+/// stay (and step from one hex next to the enemy to another), but none may join them until fewer
+/// than three are next to the enemy.
+#[test]
+fn t50_ex_8_2a_brigade_attack_coordination() {
+    use caisson_blindswords::charts::Order;
+    let (rules, mut state) = scenario("pv-16-1");
+    let cat = &rules.data().catalog;
+    let infantry = |state: &State, b: &str| -> Vec<String> {
+        state
+            .units
+            .iter()
+            .filter(|u| u.brigade.as_deref() == Some(b) && u.ty == UnitType::Infantry)
+            .map(|u| u.id.clone())
+            .collect()
+    };
+    let brigade = state
+        .brigades
+        .iter()
+        .map(|b| b.id.clone())
+        .find(|b| cat.brigade(b).is_some_and(|c| c.coordination == Some(3)) && infantry(&state, b).len() >= 5)
+        .expect("a brigade rated 3 with five regiments");
+    let units = infantry(&state, &brigade);
+    let side = state.brigade(&brigade).expect("brigade").side;
+    let (centre, ring) = open_ground(&rules);
+    let enemy = ids(&state, caisson_blindswords::state::other(side), UnitType::Infantry)[0].clone();
+    set(&rules, &mut state, &enemy, centre, 0);
+    let map = &rules.data().map;
+    let area = &rules.scenario().area;
+    // A hex two from the enemy next to ring hex `k`.
+    let outer = |k: usize| {
+        map.neighbors(ring[k])
+            .map(|(_, n)| n)
+            .find(|n| area.contains(*n) && map.distance(*n, centre) == 2)
+            .expect("outer")
+    };
+    let joins = |state: &State, i: usize| {
+        next_hexes(&rules, state, i, Order::Attack).iter().any(|h| map.distance(*h, centre) == 1)
+    };
+    let u: Vec<usize> = units.iter().take(5).map(|id| state.unit_index(id).expect("unit")).collect();
+
+    // Two next to the enemy: a third may join.
+    set(&rules, &mut state, &units[0], ring[0], 0);
+    set(&rules, &mut state, &units[1], ring[1], 0);
+    set(&rules, &mut state, &units[2], outer(3), 0);
+    assert!(joins(&state, u[2]), "the third unit may move next to the enemy");
+    set(&rules, &mut state, &units[2], ring[3], 0);
+    set(&rules, &mut state, &units[3], outer(5), 0);
+    assert!(!joins(&state, u[3]), "a fourth may not");
+    assert!(!next_hexes(&rules, &state, u[3], Order::Attack).is_empty(), "it may still move elsewhere");
+
+    // Four next to the enemy: they stay; none joins; one may shift along the enemy's front.
+    set(&rules, &mut state, &units[3], ring[4], 0);
+    set(&rules, &mut state, &units[4], outer(2), 0);
+    assert!(!joins(&state, u[4]), "none may join four");
+    assert!(next_hexes(&rules, &state, u[0], Order::Attack).contains(&ring[5]), "an engaged unit may shift");
+    state.units[u[0]].place = Place::Eliminated;
+    assert!(!joins(&state, u[4]), "three engaged: still none may join");
+    state.units[u[1]].place = Place::Eliminated;
+    assert!(joins(&state, u[4]), "two engaged: one may join again");
+}
+
+/// Digest §8 T55, EX 16.1 (ruling A-29): at the end a VP margin of 2 is a draw, 4 a marginal
+/// victory, 8 a tactical victory and 12 a smashing victory, for either side.
+#[test]
+fn t55_ex_16_1_victory_levels_by_margin() {
+    let (rules, mut state) = scenario("pv-16-1");
+    for u in &mut state.units {
+        u.place = Place::Exited; // neither a loss nor a hex held (ruling PG29)
+    }
+    state.control.clear();
+    for (margin, level) in
+        [(2, None), (4, Some("marginal victory")), (8, Some("tactical victory")), (12, Some("smashing victory"))]
+    {
+        for side in Side::BOTH {
+            state.vp = if side == Side::Union { [margin, 0] } else { [0, margin] };
+            let score = caisson_blindswords::victory::score(&rules, &state);
+            match level {
+                None => assert_eq!((score.result.as_str(), score.winner), ("draw", None), "margin {margin}"),
+                Some(l) => assert_eq!((score.result, score.winner), (format!("{side} {l}"), Some(side))),
+            }
+        }
+    }
+}
+
+fn hex(s: &str) -> Hex {
+    s.parse().expect("test hex")
+}
+
+/// Moves unit `id` under an Attack order from the hex next to `to` where it is set, into `to`,
+/// then on along the first hex offered if `on`, and stops. Returns the hex it ends in.
+fn walk_into(rules: &BlindSwords, state: &mut State, id: &str, from: Hex, to: Hex, on: bool) -> Hex {
+    set(rules, state, id, from, 0);
+    state.stage = attack_move(state, id);
+    rules.choose(state, &format!("unit:{id}")).expect("the unit moves");
+    rules.choose(state, &format!("hex:{to}")).unwrap_or_else(|e| panic!("{id} into {to}: {e}"));
+    let mut end = to;
+    if on {
+        let next = options(rules, state).into_iter().find(|o| o.starts_with("hex:")).expect("a hex beyond");
+        rules.choose(state, &next).expect("on");
+        end = next.trim_start_matches("hex:").parse().expect("hex");
+    }
+    rules.choose(state, "stop").expect("stop");
+    assert_eq!(state.hex_of(state.unit_index(id).expect(id)), Some(end));
+    end
+}
+
+/// A neighbour of `h` in play, empty, and at least `gap` hexes from every hex of `avoid`.
+fn beside(rules: &BlindSwords, state: &State, h: Hex, avoid: &[Hex], gap: u16) -> Hex {
+    let map = &rules.data().map;
+    map.neighbors(h)
+        .map(|(_, n)| n)
+        .find(|n| {
+            rules.scenario().area.contains(*n)
+                && !state.units.iter().any(|u| u.place == Place::Map(*n))
+                && avoid.iter().all(|a| map.distance(*a, *n) >= gap)
+        })
+        .expect("a free neighbour")
+}
+
+/// Digest §8 T57, EX 16.0: the Union wins by controlling three of 2127, 2428, 2525 and 2929;
+/// its infantry walking into 2127, 2428 and 2525 wins. Alternatively with its cavalry the only
+/// Union unit to enter 2929 (Edwards), that hex is not counted for it: cavalry controls nothing
+/// (EX 16.0 preamble), so holding 2127 and 2428 besides loses.
+#[test]
+fn t57_ex_16_0_cavalry_cannot_control_a_victory_hex() {
+    let (rules, mut base) = scenario("pv-16-0");
+    base.control.clear();
+    let inf = ids(&base, Side::Union, UnitType::Infantry);
+    let cav = ids(&base, Side::Union, UnitType::Cavalry);
+
+    let mut state = base.clone();
+    for (id, h) in inf.iter().zip(["2127", "2428", "2525"]) {
+        let from = beside(&rules, &state, hex(h), &[], 0);
+        walk_into(&rules, &mut state, id, from, hex(h), false);
+        assert_eq!(state.controller(hex(h)), Some(Side::Union), "{h}");
+    }
+    let score = caisson_blindswords::victory::score(&rules, &state);
+    assert_eq!((score.result.as_str(), score.winner), ("Union victory", Some(Side::Union)));
+
+    let mut state = base;
+    for (id, h) in inf.iter().zip(["2127", "2428"]) {
+        let from = beside(&rules, &state, hex(h), &[], 0);
+        walk_into(&rules, &mut state, id, from, hex(h), false);
+    }
+    let from = beside(&rules, &state, hex("2929"), &[], 0);
+    walk_into(&rules, &mut state, &cav[0], from, hex("2929"), false);
+    assert_eq!(state.controller(hex("2929")), None, "cavalry does not control Edwards");
+    let score = caisson_blindswords::victory::score(&rules, &state);
+    assert!(score.lines.iter().any(|l| l == "2929: controlled by nobody"), "{:?}", score.lines);
+    assert_eq!((score.result.as_str(), score.winner), ("Confederate victory", Some(Side::Confederate)));
+}
+
+/// Digest §8 T58, EX 16.0 preamble (ruling PG11): a Confederate regiment passes through 2428 and
+/// leaves it, and no Union infantry enters after: the Confederates control 2428. Union cavalry
+/// then sitting in it does not take control, but denies the hex: the Confederate regiment next
+/// to it may not step back in.
+#[test]
+fn t58_ex_16_0_control_follows_the_last_infantry_cavalry_only_denies() {
+    use caisson_blindswords::charts::Order;
+    let (rules, mut state) = scenario("pv-16-0");
+    state.control.clear();
+    let target = hex("2428");
+    let reb = ids(&state, Side::Confederate, UnitType::Infantry)[0].clone();
+    let from = beside(&rules, &state, target, &[], 0);
+    let out = walk_into(&rules, &mut state, &reb, from, target, true);
+    assert_ne!(out, target, "it left 2428");
+    assert_eq!(state.controller(target), Some(Side::Confederate), "the last infantry in it was Confederate");
+    let cav = ids(&state, Side::Union, UnitType::Cavalry)[0].clone();
+    let from = beside(&rules, &state, target, &[out], 2);
+    walk_into(&rules, &mut state, &cav, from, target, false);
+    assert_eq!(state.controller(target), Some(Side::Confederate), "cavalry does not take control");
+    let r = state.unit_index(&reb).expect("reb");
+    assert!(!next_hexes(&rules, &state, r, Order::Attack).contains(&target), "the cavalry denies the hex");
+}
+
+/// Digest §8 T69, EX 2.10h: a step from a road hex to a road hex along the road costs 1 MP (a
+/// March Column under a Maneuver order ½), whatever the terrain entered and the hexside crossed:
+/// here the Mackville Pike step 1916 → 2017 with 2017 made Woods behind a wood fence. The
+/// stacking limit holds in that hex (SR 3.1c): with 2017 full the step is not offered.
+#[test]
+fn t69_ex_2_10h_road_step_ignores_woods_and_fence_and_keeps_the_stacking_limit() {
+    use caisson_blindswords::charts::Order;
+    use caisson_blindswords::movement::{cost, stacking_fault, Board};
+    let (a, b) = (hex("1916"), hex("2017"));
+    let mut data = Data::load(&DataDir::builtin()).expect("built-in data");
+    data.map.set_tactical(b, TacticalTerrain::Woods).expect("woods");
+    data.map.add_hexside(a, b, Hexside::WOOD_FENCE).expect("fence");
+    let (rules, mut state) = scenario_with(Arc::new(data), "pv-16-1");
+    let side = rules.data().map.hexside(a, b);
+    assert!(side.contains(Hexside::ROAD) && side.contains(Hexside::WOOD_FENCE), "{side:?}");
+    let step = |order| cost(&rules, UnitType::Infantry, Some(order), false, Some(a), b).expect("enterable");
+    let attack = step(Order::Attack);
+    assert_eq!((attack.mp, attack.route), (1.0, true), "{}", attack.why);
+    assert!((step(Order::Maneuver).mp - 0.5).abs() < 1e-9, "March Column");
+    let mover = set(&rules, &mut state, "u-123il", a, 0);
+    assert!(next_hexes(&rules, &state, mover, Order::Attack).contains(&b));
+    for id in ids(&state, Side::Union, UnitType::Infantry).into_iter().filter(|i| i != "u-123il") {
+        let board = Board::new(&rules.data().map, &state);
+        if stacking_fault(&rules, &state, &board, b, Some(mover)).is_some() {
+            break;
+        }
+        let i = state.unit_index(&id).expect("unit");
+        if stacking_fault(&rules, &state, &board, b, Some(i)).is_none() {
+            set(&rules, &mut state, &id, b, 0);
+        }
+    }
+    assert!(!next_hexes(&rules, &state, mover, Order::Attack).contains(&b), "the stacking limit holds");
+}
+
+/// Digest §8 T70, EX 6.5c (ruling PG37): a battery on the Mackville Pike in a Woods hex (1916,
+/// made Woods) wants to go on along the road into 2017, which it would over-stack: the step costs
+/// 3 MP, and it may not stop there; it goes on to 2117 along the road. From a clear road hex
+/// (2117) the same full hex is not offered at all: on a road the limit holds always (EX 3.1b).
+#[test]
+fn t70_ex_6_5c_artillery_pays_3_mp_to_pass_a_full_hex_from_a_woods_road() {
+    use caisson_blindswords::movement::{stacking_fault, Board};
+    use caisson_blindswords::state::{MoveFor, Moving};
+    let (a, b, c) = (hex("1916"), hex("2017"), hex("2117"));
+    let mut data = Data::load(&DataDir::builtin()).expect("built-in data");
+    data.map.set_tactical(a, TacticalTerrain::Woods).expect("woods");
+    data.map.set_tactical(c, TacticalTerrain::Clear).expect("clear");
+    let (rules, mut state) = scenario_with(Arc::new(data), "pv-16-1");
+    let map = &rules.data().map;
+    assert!(map.hexside(a, b).contains(Hexside::ROAD) && map.hexside(b, c).contains(Hexside::ROAD));
+    let battery = ids(&state, Side::Union, UnitType::Artillery)[0].clone();
+    let bat = set(&rules, &mut state, &battery, a, 0);
+    for id in ids(&state, Side::Union, UnitType::Infantry) {
+        let board = Board::new(&rules.data().map, &state);
+        if stacking_fault(&rules, &state, &board, b, Some(bat)).is_some() {
+            break;
+        }
+        let i = state.unit_index(&id).expect("unit");
+        if stacking_fault(&rules, &state, &board, b, Some(i)).is_none() {
+            set(&rules, &mut state, &id, b, 0);
+        }
+    }
+    let moving = |unit: usize| Stage::Move {
+        for_: MoveFor::Artillery { side: Side::Union },
+        moved: Vec::new(),
+        current: Some(Moving::new(unit, 6.0)),
+    };
+    // From the clear road hex 2117 the full hex is refused.
+    let mut clear = state.clone();
+    set(&rules, &mut clear, &battery, c, 0);
+    clear.stage = moving(bat);
+    assert!(!options(&rules, &clear).contains(&format!("hex:{b}")), "EX 3.1b: not from a clear road hex");
+
+    state.stage = moving(bat);
+    rules.check(&state).expect("the set-up holds");
+    let step = match rules.pending(&state) {
+        Pending::Decide(d) => d.options.into_iter().find(|o| o.id == format!("hex:{b}")).expect("the step is offered"),
+        other => panic!("the move: {other:?}"),
+    };
+    assert!(step.label.starts_with(&format!("{b}: 3 MP")), "{}", step.label);
+    assert!(step.label.contains("EX 6.5c"), "{}", step.label);
+    rules.choose(&mut state, &format!("hex:{b}")).expect("into the full hex");
+    assert_eq!(state.hex_of(bat), Some(b));
+    assert!(matches!(&state.stage, Stage::Move { current: Some(m), .. } if (m.mp - 3.0).abs() < 1e-9));
+    rules.check(&state).expect("passing through is allowed");
+    assert!(!options(&rules, &state).contains(&"stop".to_string()), "it may not stop in the full hex");
+    assert!(rules.choose(&mut state, "stop").is_err());
+    rules.choose(&mut state, &format!("hex:{c}")).expect("on along the road");
+    rules.choose(&mut state, "stop").expect("stops within the limit");
+    assert_eq!(state.hex_of(bat), Some(c));
+    rules.check(&state).expect("the state holds");
 }
