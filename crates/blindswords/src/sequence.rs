@@ -673,7 +673,9 @@ fn move_pending(
                 ));
             }
             options.extend(special::exit_option(rules, state, m));
-            if !movement::must_move_on(rules, state, m.unit) {
+            // EX 6.5c: no stopping in a hex the battery over-stacks, unless it has no way on
+            // left (never a dead end).
+            if !movement::must_move_on(rules, state, m.unit) || options.is_empty() {
                 options.push(Choice::new("stop", stop));
             }
             decide(side, "move", format!("{who}: move {} ({} MP left; SR 10.3)", u.name, m.mp), options)
@@ -907,7 +909,10 @@ pub fn choose(rules: &BlindSwords, state: &mut State, option: &str) -> Result<()
             state.stage = Stage::Move { for_, moved, current: None };
         }
         (Stage::Move { for_, moved, current: Some(m) }, "stop") => {
-            if movement::must_move_on(rules, state, m.unit) {
+            let order = special::unit_order(rules, state, &for_, m.unit);
+            let way_on = !movement::steps(rules, state, m.unit, m.mp, m.first(), order).is_empty()
+                || special::exit_option(rules, state, &m).is_some();
+            if movement::must_move_on(rules, state, m.unit) && way_on {
                 return Err(bad()); // EX 6.5c: not in a hex it over-stacks.
             }
             stop_unit(rules, state, for_, moved, &m);
