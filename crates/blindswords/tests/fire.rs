@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use caisson_blindswords::catalog::{Side, Sp, UnitType, Weapon};
+use caisson_blindswords::catalog::{UnitType, Weapon};
 use caisson_blindswords::charts::{Charts, Order, Section, D66};
 use caisson_blindswords::cohesion::Morale;
 use caisson_blindswords::fire::{
@@ -14,31 +14,12 @@ use caisson_hexmap::{Hex, Parity};
 use caisson_kernel::data::DataDir;
 use proptest::prelude::*;
 
+mod common;
+use common::firer;
+
 fn charts() -> Charts {
     let root: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
     Charts::load(&DataDir::on_disk(&root)).unwrap_or_else(|e| panic!("charts: {e}"))
-}
-
-fn firer(id: &str, sp: u8, range: u32) -> Firer {
-    Firer {
-        id: id.into(),
-        side: Side::Union,
-        ty: UnitType::Infantry,
-        brigade: Some("sturgis".into()),
-        hex: Hex::new(20, 20),
-        sp: Sp::whole(sp),
-        morale: Morale::Steady,
-        weapon: Weapon::R,
-        range,
-        sight: Sight::Clear,
-        over: Vec::new(),
-        skirmish: false,
-        in_woods: false,
-        on_hold: false,
-        chaos: false,
-        attacked_by_cavalry: false,
-        supporting: false,
-    }
 }
 
 fn gun(id: &str, sp: u8, range: u32, weapon: Weapon) -> Firer {

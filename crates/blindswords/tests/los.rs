@@ -1,14 +1,14 @@
 //! Line of sight (SR 9.1a with the EX 9.1a cases): the rulebook's worked examples and one test
 //! per case of the rule, with digest §8 T27-T31.
 
-use caisson_blindswords::catalog::{Side, Sp, UnitType, Weapon};
 use caisson_blindswords::charts::{Charts, Order};
-use caisson_blindswords::cohesion::Morale;
 use caisson_blindswords::fire::{assess, FireInput, FireKind, Firer, Over, Target};
 use caisson_blindswords::los::{line_of_sight, Los, Sight};
 use caisson_blindswords::map::builtin;
 use caisson_hexmap::{format, Hex, Map};
 use caisson_kernel::data::DataDir;
+
+mod common;
 
 fn h(s: &str) -> Hex {
     s.parse().expect("test hex")
@@ -82,23 +82,11 @@ fn ex_9_1a_same_level_example_unit_below_obscures() {
     // T27: the fire this line allows, B being an enemy of the firer.
     let charts = Charts::load(&DataDir::builtin()).expect("charts");
     let firer = Firer {
-        id: "A".into(),
-        side: Side::Union,
-        ty: UnitType::Infantry,
         brigade: Some("terrill".into()),
         hex: h("1200"),
-        sp: Sp::whole(6),
-        morale: Morale::Steady,
-        weapon: Weapon::R,
-        range: 4,
         sight: l.sight,
         over: l.over_units.iter().map(|_| Over { friendly: false, adjacent_to_target: false }).collect(),
-        skirmish: false,
-        in_woods: false,
-        on_hold: false,
-        chaos: false,
-        attacked_by_cavalry: false,
-        supporting: false,
+        ..common::firer("A", 6, 4)
     };
     let target =
         Target { hex: h("1204"), terrain: "clear".into(), fence: None, lead_cavalry: false, lead_skirmish: false };

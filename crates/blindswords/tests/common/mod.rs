@@ -1,12 +1,14 @@
 //! Set-up helpers shared by the Blind Swords test files: ground to stage a fight on, a unit put on
 //! the map fresh and steady, a brigade about to end its Attack-order movement, a retreat order
-//! waiting in a Cohesion Test's aftermath, and a game with manual dice. Each test file uses only
+//! waiting in a Cohesion Test's aftermath, a game with manual dice, and a firer for fire
+//! assessments. Each test file uses only
 //! some of them, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
-use caisson_blindswords::catalog::Side;
+use caisson_blindswords::catalog::{Side, Sp, UnitType, Weapon};
 use caisson_blindswords::charts::Order;
-use caisson_blindswords::cohesion::CombatUnit;
+use caisson_blindswords::cohesion::{CombatUnit, Morale};
+use caisson_blindswords::fire::Firer;
 use caisson_blindswords::los::{line_of_sight, Sight};
 use caisson_blindswords::registry::SYSTEM;
 use caisson_blindswords::state::{Activator, Aftermath, MoveFor, Place, RetreatOrder, Stage, State, Then};
@@ -103,4 +105,28 @@ pub fn manual_game(rules: BlindSwords, state: State) -> Game<BlindSwords> {
     let setup =
         Setup { system: SYSTEM.into(), scenario: "pv-16-1".into(), seed: 1, dice: DiceMode::Manual, options: vec![] };
     Game::new(rules, state, setup)
+}
+
+/// An infantry regiment of Sturgis's brigade at 2020 firing `sp` SP with rifles at `range`, in
+/// clear sight, fresh and steady, supporting no one.
+pub fn firer(id: &str, sp: u8, range: u32) -> Firer {
+    Firer {
+        id: id.into(),
+        side: Side::Union,
+        ty: UnitType::Infantry,
+        brigade: Some("sturgis".into()),
+        hex: Hex::new(20, 20),
+        sp: Sp::whole(sp),
+        morale: Morale::Steady,
+        weapon: Weapon::R,
+        range,
+        sight: Sight::Clear,
+        over: Vec::new(),
+        skirmish: false,
+        in_woods: false,
+        on_hold: false,
+        chaos: false,
+        attacked_by_cavalry: false,
+        supporting: false,
+    }
 }
