@@ -287,39 +287,72 @@ impl GcacwHeuristics {
         via
     }
 
-    /// Whether another unit than `u` already meets objective `o`, which only one unit needs
-    /// (not `each`): then `u` has no reason to go there. Of two units meeting it, the first keeps
-    /// it and the other is free.
-    fn held_by_another(rules: &Gcacw, state: &State, o: &Objective, u: usize, u_gap: f64) -> bool {
-        !o.each
-            && rules.on_map(state).any(|(v, h)| {
-                v != u
-                    && (u_gap > 0.0 || v < u)
-                    && Self::counts(rules, state, o, v)
-                    && Self::gap_to(rules, state, o, rules.unit_type(state, v), h) == 0.0
-            })
+    /// The objective each unit heads for (indexed by unit), shared out among the side's units:
+    /// every pair of a unit and an objective it counts for is weighed by the objective's VP, how
+    /// much of them it can hope for ([`Self::attainable`]) and how far the unit is, and the best
+    /// pairs are taken first. An objective one unit meets alone (not `each`) goes to one unit, so
+    /// the next unit heads for the next place instead of following it; one the enemy holds, or
+    /// one every unit scores on, may draw several.
+    fn plan(&self, rules: &Gcacw, state: &State) -> Vec<Option<&Objective>> {
+        let active: Vec<&Objective> = self.active(rules, state).collect();
+        let last = state.turn >= rules.scenario().turns;
+        let attainable: Vec<f64> = active.iter().map(|o| Self::attainable(rules, state, o)).collect();
+        let mut pairs: Vec<(f64, f64, usize, usize)> = Vec::new();
+        for (u, hex) in rules.on_map(state) {
+            let mover = rules.unit_type(state, u);
+            let reach = Self::march_reach(mover);
+            for (i, o) in active.iter().enumerate() {
+                if !Self::counts(rules, state, o, u) {
+                    continue;
+                }
+                let gap = Self::gap_to(rules, state, o, mover, hex);
+                let mut w = attainable[i] * o.vp / (1.0 + gap);
+                // On the last turn only what the unit can still reach, and hold, scores: a place
+                // beyond one march, or one the enemy holds, is a long shot.
+                if last && (gap > reach || attainable[i] < 1.0) {
+                    w *= 0.25;
+                }
+                pairs.push((w, gap, u, i));
+            }
+        }
+        // Best weight first; of two units as good, the nearer, then the first.
+        pairs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+        let mut plan = vec![None; state.units.len()];
+        // Per objective: whether a unit heads for it, and whether that unit is there already.
+        let mut taken = vec![(false, false); active.len()];
+        for &(_, gap, u, i) in &pairs {
+            let shared = active[i].each || attainable[i] < 1.0;
+            if plan[u].is_some() || (taken[i].0 && !shared) {
+                continue;
+            }
+            taken[i] = (true, gap == 0.0);
+            plan[u] = Some(active[i]);
+        }
+        // A unit left over backs up the best objective no other unit has reached yet: the
+        // first one may be stopped on the way.
+        for &(_, _, u, i) in &pairs {
+            if plan[u].is_none() && !taken[i].1 {
+                plan[u] = Some(active[i]);
+            }
+        }
+        plan
     }
 
-    /// The objective unit `u` should head for, if any: the best weight for the distance, among
-    /// those no other unit already meets for it.
+    /// The objective unit `u` heads for, if any ([`Self::plan`]).
     fn goal(&self, rules: &Gcacw, state: &State, u: usize) -> Option<&Objective> {
-        let hex = state.units[u].hex?;
-        let mover = rules.unit_type(state, u);
-        let open = |o: &&Objective| {
-            Self::counts(rules, state, o, u)
-                && !Self::held_by_another(rules, state, o, u, Self::gap_to(rules, state, o, mover, hex))
-        };
-        let weight = |o: &Objective| {
-            Self::attainable(rules, state, o) * o.vp / (1.0 + Self::gap_to(rules, state, o, mover, hex))
-        };
-        self.active(rules, state).filter(open).max_by(|a, b| weight(a).total_cmp(&weight(b)))
+        state.units[u].hex?;
+        self.plan(rules, state).get(u).copied().flatten()
     }
 
     /// How much of an objective's weight a unit can hope for: a fifth when the enemy holds every
     /// goal hex of a place (it must be fought for, and a free objective is likelier to score),
-    /// else all.
+    /// else all. An undestroyed Union fort holds its hex against the Confederates even with no
+    /// one in it: they may enter only once an attack has destroyed it (HSN-A 8.0).
     fn attainable(rules: &Gcacw, state: &State, o: &Objective) -> f64 {
-        let held = |h: &Hex| rules.on_map(state).any(|(e, at)| at == *h && rules.unit_side(state, e) != o.side);
+        let held = |h: &Hex| {
+            (o.side == Side::Confederate && combat::undestroyed_fort(rules, state, *h))
+                || rules.on_map(state).any(|(e, at)| at == *h && rules.unit_side(state, e) != o.side)
+        };
         if o.region.is_none() && !o.hexes.is_empty() && o.hexes.iter().all(held) {
             0.2
         } else {
@@ -462,14 +495,18 @@ impl GcacwHeuristics {
             return 0.0;
         }
         let gap = self.gap_now(rules, state, u);
-        let march = match rules.unit_type(state, u) {
-            CounterType::Cavalry => 7.0,
-            _ => 3.5,
-        } / MP_PER_HEX;
+        let march = Self::march_reach(rules.unit_type(state, u));
         match self.goal(rules, state, u) {
             Some(o) if gap > 0.0 && gap <= march => 0.3 * o.vp,
             _ => 0.0,
         }
+    }
+
+    /// About how far (in hexes of march, as [`Self::gap_to`] counts them) one march of a unit
+    /// of type `mover` goes: half its best Movement Allowance roll.
+    fn march_reach(mover: CounterType) -> f64 {
+        let mp = if mover == CounterType::Cavalry { 7.0 } else { 3.5 };
+        mp / MP_PER_HEX
     }
 
     /// `board`: the state's occupancy, built once per decision (`Gcacw::board`).
@@ -1239,6 +1276,32 @@ mod tests {
         let rail = h.action_prior(&rules, &state, &rules.board(&state), "rail:o-moore");
         let march = h.action_prior(&rules, &state, &rules.board(&state), "march:o-moore");
         assert!(rail > march, "rail {rail} against march {march}");
+    }
+
+    #[test]
+    fn an_empty_union_fort_is_still_held_and_two_units_share_out_the_free_villages() {
+        // HSN Sc 5 on its last turn, every blockhouse destroyed, no Union unit on the map.
+        let (rules, mut state, h) = scenario("hsn-5");
+        state.turn = rules.scenario().turns;
+        for bh in ["5610", "5512", "5514", "5519", "5523", "5424", "5328"] {
+            state.flags.insert(format!("{}{bh}", victory::BLOCKHOUSE_DESTROYED), 1);
+        }
+        for u in 0..state.units.len() {
+            if rules.unit_side(&state, u) == Side::Union {
+                state.units[u].hex = None;
+            }
+        }
+        // Fortress Rosecrans is empty, but its undestroyed forts bar the Confederates until an
+        // attack destroys them (HSN-A 8.0): it must be fought for.
+        let fortress = h.objectives.iter().find(|o| o.side == Side::Confederate && o.vp == 12.0).expect("fortress");
+        assert_eq!(GcacwHeuristics::attainable(&rules, &state, fortress), 0.2);
+        // Two divisions side by side head for two different places, not both for the nearest.
+        let (bate, palmer) = (rules.unit_by_id("bate-b").expect("bate-b"), rules.unit_by_id("palmer").expect("palmer"));
+        state.units[bate].hex = Some(hex("4832"));
+        state.units[palmer].hex = Some(hex("4832"));
+        let (a, b) = (h.goal(&rules, &state, bate).expect("a goal"), h.goal(&rules, &state, palmer).expect("a goal"));
+        assert_ne!(a.hexes, b.hexes, "both head for {:?}", a.hexes);
+        assert!(a.vp < 12.0 && b.vp < 12.0, "neither for the fortress: {:?} {:?}", a.hexes, b.hexes);
     }
 
     #[test]
