@@ -404,6 +404,16 @@ impl GcacwHeuristics {
             .sum()
     }
 
+    /// The scenario's victory points as they stand, from `side`'s point of view.
+    fn score_for(rules: &Gcacw, state: &State, side: Side) -> f64 {
+        let score = victory::score(rules, state);
+        if score.side == side {
+            score.total
+        } else {
+            -score.total
+        }
+    }
+
     /// VP `side` gives up per Manpower point it loses in combat.
     fn loss_vp(&self, side: Side) -> f64 {
         self.loss_vp[usize::from(side == Side::Confederate)]
@@ -564,7 +574,20 @@ impl GcacwHeuristics {
                     0.3
                 }
             }),
-            "burn" | "arrive" | "consolidate" => 1.2,
+            // Burning a station (GCACW 5.4) is worth what it does to the side's victory points:
+            // one the side itself must keep whole (HSN Sc 2 Brentwood) is never burned.
+            "burn" => Self::unit(rules, arg).map_or(0.0, |u| {
+                let side = rules.unit_side(state, u);
+                let mut after = state.clone();
+                caisson_gcacw::actions::burn(rules, &mut after, u);
+                let gain = Self::score_for(rules, &after, side) - Self::score_for(rules, state, side);
+                if gain < 0.0 {
+                    gain - 1.0
+                } else {
+                    1.2 + 0.5 * gain
+                }
+            }),
+            "arrive" | "consolidate" => 1.2,
             _ => 0.5,
         }
     }
@@ -582,8 +605,10 @@ impl GcacwHeuristics {
         }
         let weak = if unit.manpower <= 2 { 2.0 } else { 0.0 };
         let worst = if after >= 4 { 1.5 } else { 0.0 };
-        if self.wagon_losses_score && rules.unit_type(state, u) == CounterType::Wagon {
-            // Where a wagon's losses on the march score, they are never worth risking.
+        let last = state.turn >= rules.scenario().turns;
+        if self.wagon_losses_score && rules.unit_type(state, u) == CounterType::Wagon && !last {
+            // Where a wagon's losses on the march score, they are not worth risking while turns
+            // remain to get there without them.
             return 3.0 + weak + worst;
         }
         (1.5 + weak + worst) * Self::caution(rules, state)
@@ -915,8 +940,7 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
     fn value(&self, rules: &Gcacw, state: &State, side: &str) -> f64 {
         let me = if side == Side::Union.id() { Side::Union } else { Side::Confederate };
         let score = victory::score(rules, state);
-        let sign = if score.side == me { 1.0 } else { -1.0 };
-        let mut v = sign * score.total;
+        let mut v = if score.side == me { score.total } else { -score.total };
         if state.stage == Stage::Over {
             v += if score.level.starts_with(&me.to_string()) { WIN_BONUS } else { -WIN_BONUS };
         }
@@ -1302,6 +1326,30 @@ mod tests {
         let (a, b) = (h.goal(&rules, &state, bate).expect("a goal"), h.goal(&rules, &state, palmer).expect("a goal"));
         assert_ne!(a.hexes, b.hexes, "both head for {:?}", a.hexes);
         assert!(a.vp < 12.0 && b.vp < 12.0, "neither for the fortress: {:?} {:?}", a.hexes, b.hexes);
+    }
+
+    #[test]
+    fn the_union_never_burns_brentwood_station_it_must_keep_whole() {
+        // HSN Sc 2: a damaged Brentwood station costs the Union 4 VP at game end.
+        let (rules, state, h) = scenario("hsn-2");
+        let stewart = rules.unit_by_id("stewart-cav").expect("stewart-cav");
+        assert_eq!(state.units[stewart].hex, Some(hex("4910")));
+        let board = rules.board(&state);
+        let burn = h.action_prior(&rules, &state, &board, "burn:stewart-cav");
+        let pass = h.action_prior(&rules, &state, &board, "pass");
+        assert!(burn < 0.0 && burn < pass, "burn {burn} against pass {pass}");
+    }
+
+    #[test]
+    fn a_wagon_risks_an_extended_march_only_on_the_last_turn_where_its_losses_score() {
+        // HSN Sc 2: every Manpower a wagon loses scores, extended marches included.
+        let (rules, mut state, h) = scenario("hsn-2");
+        let wagon = rules.unit_by_id("wagon-c").expect("wagon-c");
+        state.units[wagon].fatigue = 2;
+        let early = h.extended_cost(&rules, &state, wagon);
+        state.turn = rules.scenario().turns;
+        let last = h.extended_cost(&rules, &state, wagon);
+        assert!(early >= 3.0 && last < 2.0, "early {early}, last turn {last}");
     }
 
     #[test]
