@@ -486,15 +486,29 @@ impl GcacwHeuristics {
         let tired =
             (0.3 * f64::from(unit.fatigue) + if unit.organized { 0.0 } else { 0.5 }) * Self::caution(rules, state);
         let hunt = self.attack_chance(rules, state, u);
-        let base = if gap > 0.0 {
-            2.0 + 0.3 * gap.min(8.0)
+        let base = if gap > 0.0 && self.can_progress(rules, state, u) {
+            2.0 + 0.3 * gap.min(8.0) + self.finish_bonus(rules, state, u)
         } else if self.on_blockhouse(rules, state, u) {
             // A march that starts in a blockhouse hex may attack it.
             2.5
         } else {
             0.2
         };
-        base - tired + hunt - self.extended_cost(rules, state, u) + self.finish_bonus(rules, state, u)
+        base - tired + hunt - self.extended_cost(rules, state, u)
+    }
+
+    /// Whether a march of unit `u` on an ordinary Movement Allowance could bring it any nearer
+    /// its objective, the units and zones of control standing as they are (GCACW 6.1, 6.2): a
+    /// unit hemmed in by enemy ZOC, or up against a place it cannot enter, gains nothing by
+    /// marching but fatigue.
+    fn can_progress(&self, rules: &Gcacw, state: &State, u: usize) -> bool {
+        if !self.enemy_within(rules, state, u, 2) && !self.near_fort(rules, state, u) {
+            // Nothing in the way: the objective's distance field is the way.
+            return true;
+        }
+        let ma = if rules.unit_type(state, u) == CounterType::Cavalry { 6 } else { 4 };
+        let march = caisson_gcacw::march::new_march(rules, state, u, ma);
+        self.reach_via(rules, state, &march).values().any(|&gain| gain > 0.05)
     }
 
     /// On the scenario's last turn, a unit about one march short of its objective makes or
@@ -631,6 +645,14 @@ impl GcacwHeuristics {
         state.units[u].hex.is_some_and(|at| {
             self.active(rules, state).any(|o| o.blockhouse && o.side == side && o.hexes.contains(&at))
         })
+    }
+
+    /// Whether an undestroyed Union fort the Confederate unit `u` may not enter stands next to
+    /// it (HSN-A 8.0).
+    fn near_fort(&self, rules: &Gcacw, state: &State, u: usize) -> bool {
+        let Some(at) = state.units[u].hex else { return false };
+        rules.unit_side(state, u) == Side::Confederate
+            && rules.map().neighbors(at).any(|(_, n)| combat::undestroyed_fort(rules, state, n))
     }
 
     /// Whether a unit of the other side stands within `n` hexes of unit `u`.
@@ -1350,6 +1372,25 @@ mod tests {
         state.turn = rules.scenario().turns;
         let last = h.extended_cost(&rules, &state, wagon);
         assert!(early >= 3.0 && last < 2.0, "early {early}, last turn {last}");
+    }
+
+    #[test]
+    fn a_division_hemmed_in_short_of_its_objective_does_not_march_for_nothing() {
+        // HSN Sc 8: Beatty next to Walthall, who stands in the way to Lynnville (0423); every
+        // way on is from one enemy ZOC to another (GCACW 6.2).
+        let (rules, mut state, h) = scenario("hsn-8");
+        let (beatty, walthall) =
+            (rules.unit_by_id("beatty").expect("beatty"), rules.unit_by_id("walthall").expect("walthall"));
+        state.units[walthall].hex = Some(hex("0523"));
+        state.units[beatty].hex = Some(hex("0623"));
+        assert!(h.gap_now(&rules, &state, beatty) > 0.0);
+        assert!(!h.can_progress(&rules, &state, beatty));
+        let hemmed = h.march_prior(&rules, &state, beatty);
+        // Out of the way, the same division marches on.
+        state.units[walthall].hex = Some(hex("0230"));
+        assert!(h.can_progress(&rules, &state, beatty));
+        let free = h.march_prior(&rules, &state, beatty);
+        assert!(hemmed < 1.0 && free > 2.0, "hemmed in {hemmed}, free {free}");
     }
 
     #[test]
