@@ -971,6 +971,12 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
         v
     }
 
+    fn worth_searching(&self, decision: &Decision) -> bool {
+        // Which action to take and whether to fight: the choices the dice and the enemy's
+        // answers decide. A march's hexes follow its objective's distances (the priors).
+        matches!(decision.kind.as_str(), "action" | "force-march" | "attack-confirm" | "assault-target" | "advance")
+    }
+
     fn trim(&self, state: &mut State) {
         state.log.clear();
     }

@@ -25,6 +25,12 @@ pub trait Heuristics<R: Rules> {
     /// positions it compares are alike (every march of the turn made, the end-of-turn phases
     /// done) and the value is least biased by work half done.
     fn clock(&self, state: &R::State) -> u64;
+    /// Whether lookahead is worth its time in `decision`: the choices whose outcome the priors
+    /// cannot see (which action to take, whether to fight). Elsewhere the best prior is taken.
+    fn worth_searching(&self, decision: &Decision) -> bool {
+        let _ = decision;
+        true
+    }
 }
 
 /// Difficulty: how much search each decision gets.
@@ -32,10 +38,11 @@ pub trait Heuristics<R: Rules> {
 pub enum Level {
     /// The heuristic layer alone: the best prior, no lookahead. Instant.
     Easy,
-    /// Lookahead over the best few options with a few short rollouts each.
+    /// Lookahead over the best few options with a few rollouts each, to the end of the turn,
+    /// in the decisions worth it ([`Heuristics::worth_searching`]).
     #[default]
     Normal,
-    /// More candidates, more and longer rollouts.
+    /// More candidates, more rollouts.
     Hard,
 }
 
@@ -78,8 +85,8 @@ impl Level {
     pub fn budget(self) -> Budget {
         match self {
             Level::Easy => Budget { candidates: 1, rollouts: 0, horizon: 0, epsilon: 0.0 },
-            Level::Normal => Budget { candidates: 4, rollouts: 3, horizon: 24, epsilon: 0.05 },
-            Level::Hard => Budget { candidates: 8, rollouts: 6, horizon: 48, epsilon: 0.05 },
+            Level::Normal => Budget { candidates: 4, rollouts: 3, horizon: 400, epsilon: 0.05 },
+            Level::Hard => Budget { candidates: 8, rollouts: 6, horizon: 400, epsilon: 0.05 },
         }
     }
 }
@@ -137,7 +144,7 @@ pub fn search<R: Rules, H: Heuristics<R>>(
     let priors = h.priors(rules, state, decision);
     let order = ranked(&priors);
     let best_prior = order.first().and_then(|&i| options.get(i)).map_or("", |c| c.id.as_str());
-    if budget.rollouts == 0 || budget.candidates <= 1 {
+    if budget.rollouts == 0 || budget.candidates <= 1 || !h.worth_searching(decision) {
         return chosen(best_prior, 0, 0);
     }
     let mut root = state.clone();

@@ -74,3 +74,38 @@ fn every_searched_option_gets_its_rollouts_counted() {
     assert_eq!(searched.playouts, 24);
     assert!((24..=48).contains(&searched.playout_decisions), "{searched:?}");
 }
+
+/// [`PassFirst`], but with no lookahead anywhere: the rule system says no decision is worth it.
+struct NeverSearch(PassFirst);
+
+impl Heuristics<Race> for NeverSearch {
+    fn priors(&self, race: &Race, state: &RaceState, decision: &Decision) -> Vec<f64> {
+        self.0.priors(race, state, decision)
+    }
+
+    fn value(&self, race: &Race, state: &RaceState, side: &str) -> f64 {
+        self.0.value(race, state, side)
+    }
+
+    fn trim(&self, state: &mut RaceState) {
+        self.0.trim(state);
+    }
+
+    fn clock(&self, state: &RaceState) -> u64 {
+        self.0.clock(state)
+    }
+
+    fn worth_searching(&self, _: &Decision) -> bool {
+        false
+    }
+}
+
+#[test]
+fn a_decision_not_worth_searching_takes_the_best_prior_without_playouts() {
+    // The gain that overrules the prior above is never looked at.
+    let race = Race::default();
+    let (state, decision) = first_decision(&race);
+    let searched = search(&race, &state, &decision, &NeverSearch(PassFirst { scale: 1.0 }), BUDGET, 5);
+    assert_eq!(searched.choice, "pass");
+    assert_eq!(searched.playouts, 0);
+}
