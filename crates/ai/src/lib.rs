@@ -5,11 +5,12 @@
 //! - a **heuristic layer** ([`Heuristics`]): every option of a decision gets a prior score from the
 //!   position alone, and a position gets a value for a side. The rule-system-specific part lives in
 //!   a module named after the system ([`gcacw`]);
-//! - a **search layer** ([`search`]): the best-prior candidates are each tried in copies of the
-//!   game, played on by the heuristic policy for some decisions with dice of the player's own
-//!   (never the game's: a computer player must not see the dice to come), and the candidate with
-//!   the best mean value is chosen. An iteration budget per [`Level`] trades strength for time,
-//!   and a given seed always gives the same choice.
+//! - a **search layer** ([`search`]): in the decisions worth it, the best-prior candidates are
+//!   each tried in copies of the game, played on by the heuristic policy to the end of the turn
+//!   with dice of the player's own (never the game's: a computer player must not see the dice to
+//!   come), and a candidate whose mean value beats the best prior's clearly is chosen. An
+//!   iteration budget per [`Level`] trades strength for time, and a given seed always gives the
+//!   same choice.
 
 pub mod gcacw;
 pub mod liddell;

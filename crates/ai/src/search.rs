@@ -1,9 +1,10 @@
 //! The search layer, for any rule system: sampled one-ply lookahead with rollouts.
 //!
-//! The candidates are the options with the best priors ([`Heuristics::priors`]). Each is tried
-//! in copies of the position: the copy takes the candidate, then plays on for a number of
-//! decisions (both sides; never past the end of the game's turn, [`Heuristics::clock`]) with the
-//! heuristic policy, its dice rolled from the searching player's own seed, and its final position
+//! Only decisions the rule system finds worth it are searched ([`Heuristics::worth_searching`]);
+//! elsewhere the best prior is taken. The candidates are the options with the best priors
+//! ([`Heuristics::priors`]). Each is tried in copies of the position: the copy takes the
+//! candidate, then plays on for a number of decisions (both sides; never past the end of the
+//! game's turn, [`Heuristics::clock`]) with the heuristic policy, its dice rolled from the searching player's own seed, and its final position
 //! is valued for the deciding side ([`Heuristics::value`]). Every candidate meets the same dice in
 //! its n-th rollout (common random numbers), so the comparison is between choices, not between
 //! lucky and unlucky rolls. The best prior stands unless another candidate beats it clearly: by a
