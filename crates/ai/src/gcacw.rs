@@ -17,7 +17,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use caisson_gcacw::catalog::CounterType;
+use caisson_gcacw::catalog::{Counter, CounterType};
 use caisson_gcacw::charts::{AttackType, Half};
 use caisson_gcacw::combat::{self, Assessment, Attack};
 use caisson_gcacw::movement::{self, MoveContext};
@@ -58,6 +58,19 @@ pub enum Units {
     InfantryDivision,
 }
 
+impl Units {
+    /// Whether a unit of `counter` is of this kind.
+    fn admits(self, counter: &Counter) -> bool {
+        match self {
+            Units::Any => counter.ty != CounterType::Wagon,
+            Units::Infantry => counter.ty == CounterType::Infantry,
+            Units::Cavalry => counter.ty == CounterType::Cavalry,
+            Units::Wagon => counter.ty == CounterType::Wagon,
+            Units::InfantryDivision => counter.ty == CounterType::Infantry && counter.size == "division",
+        }
+    }
+}
+
 /// One row of `data/hsn.toml`: a place a side wants its units in.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -95,6 +108,32 @@ pub struct Objective {
     pub blockhouse: bool,
 }
 
+/// One `[[clear]]` row of `data/hsn.toml`: an area a side wants free of certain enemy units at
+/// the game's end (HSN Sc 6: no Confederate infantry division within 2 hexes of Brentwood).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Clear {
+    /// Scenario id.
+    pub scenario: String,
+    /// The side that wants the area clear.
+    pub side: Side,
+    /// The area's centre hexes.
+    pub hexes: Vec<Hex>,
+    /// The area: hexes within this many hexes of a centre hex.
+    pub within: u16,
+    /// What a clear area is worth, in victory points.
+    pub vp: f64,
+    /// Which enemy units must be gone (undemoralized ones count).
+    #[serde(default)]
+    pub units: Units,
+}
+
+impl Clear {
+    fn covers(&self, hex: Hex) -> bool {
+        self.hexes.iter().any(|&c| c.distance(hex) <= self.within)
+    }
+}
+
 /// The hexes of a named area of `rules`' map (empty for a name it does not know).
 fn region_hexes(rules: &Gcacw, name: &str) -> Vec<Hex> {
     let map = rules.map();
@@ -116,6 +155,8 @@ struct Table {
     #[serde(default)]
     wagon_losses_score: Vec<String>,
     objective: Vec<Objective>,
+    #[serde(default)]
+    clear: Vec<Clear>,
 }
 
 static TABLE: OnceLock<Result<Table, String>> = OnceLock::new();
@@ -138,10 +179,21 @@ pub fn objectives() -> Result<&'static [Objective], String> {
     table().map(|t| t.objective.as_slice())
 }
 
+/// Every area of the Hood Strikes North table a side wants clear of the enemy.
+///
+/// # Errors
+/// The table does not parse (a bug caught by the tests: it is compiled in).
+pub fn clears() -> Result<&'static [Clear], String> {
+    table().map(|t| t.clear.as_slice())
+}
+
 /// The heuristics of one GCACW scenario.
 #[derive(Clone, Debug)]
 pub struct GcacwHeuristics {
     objectives: Vec<Objective>,
+    /// The areas a side wants clear, each with the objective that draws units with nothing else
+    /// to do into it (its every hex a goal hex).
+    clears: Vec<(Clear, Objective)>,
     /// VP each side gives up per Manpower point it loses in combat (Union, Confederate): the
     /// scenario's `union-manpower-lost` and `confederate-manpower-lost` awards.
     loss_vp: [f64; 2],
@@ -163,6 +215,30 @@ impl GcacwHeuristics {
                 o.hexes.extend(region_hexes(rules, name));
             }
         }
+        let clears = clears()
+            .map(|all| all.iter().filter(|c| &c.scenario == id).cloned().collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|c| {
+                let map = rules.map();
+                let area = (0..map.index_len()).map(|i| map.hex_at(i)).filter(|&h| map.contains(h) && c.covers(h));
+                let draw = Objective {
+                    scenario: c.scenario.clone(),
+                    side: c.side,
+                    hexes: area.collect(),
+                    vp: c.vp,
+                    // The side's infantry does the clearing (its attacks are the ones that tell).
+                    units: Units::Infantry,
+                    each: true,
+                    within: 0,
+                    within_mp: 0,
+                    until: None,
+                    region: None,
+                    blockhouse: false,
+                };
+                (c, draw)
+            })
+            .collect();
         let wagon_losses_score = table().is_ok_and(|t| t.wagon_losses_score.contains(id));
         let victory = &rules.scenario().victory;
         let loss_vp = [Side::Union, Side::Confederate].map(|side| {
@@ -170,7 +246,7 @@ impl GcacwHeuristics {
             // An award counts for the victory side: a loss of its own scores against it.
             award.map_or(LOSS_VP, |a| if side == victory.side { -a.vp } else { a.vp })
         });
-        GcacwHeuristics { objectives, loss_vp, wagon_losses_score }
+        GcacwHeuristics { objectives, clears, loss_vp, wagon_losses_score }
     }
 
     /// The objectives in force now.
@@ -191,16 +267,7 @@ impl GcacwHeuristics {
     fn counts(rules: &Gcacw, state: &State, o: &Objective, u: usize) -> bool {
         let c = rules.unit_counter(state, u);
         let unit = &state.units[u];
-        c.side == o.side
-            && unit.demoralized == 0
-            && !unit.eliminated
-            && match o.units {
-                Units::Any => c.ty != CounterType::Wagon,
-                Units::Infantry => c.ty == CounterType::Infantry,
-                Units::Cavalry => c.ty == CounterType::Cavalry,
-                Units::Wagon => c.ty == CounterType::Wagon,
-                Units::InfantryDivision => c.ty == CounterType::Infantry && c.size == "division",
-            }
+        c.side == o.side && unit.demoralized == 0 && !unit.eliminated && o.units.admits(c)
     }
 
     /// How far `hex` is from being near enough to `o` for a unit of type `mover`, in hexes of
@@ -335,7 +402,64 @@ impl GcacwHeuristics {
                 plan[u] = Some(active[i]);
             }
         }
+        // A unit with nothing else to do goes to clear an area of the enemy, while enemy units
+        // that count still stand in it: once there, the attack priors weigh driving them out.
+        let dirty: Vec<&Objective> =
+            self.clears.iter().filter(|(c, _)| !Self::in_area(rules, state, c).is_empty()).map(|(_, o)| o).collect();
+        for (u, hex) in rules.on_map(state) {
+            if plan[u].is_some() {
+                continue;
+            }
+            let mover = rules.unit_type(state, u);
+            plan[u] = dirty
+                .iter()
+                .filter(|o| Self::counts(rules, state, o, u))
+                .min_by(|a, b| {
+                    Self::gap_to(rules, state, a, mover, hex).total_cmp(&Self::gap_to(rules, state, b, mover, hex))
+                })
+                .copied();
+        }
         plan
+    }
+
+    /// The hexes of the enemy units that keep area `c` from being clear (undemoralized, of its
+    /// kind), each once.
+    fn in_area(rules: &Gcacw, state: &State, c: &Clear) -> Vec<Hex> {
+        let mut hexes: Vec<Hex> = rules
+            .on_map(state)
+            .filter(|&(e, h)| {
+                let counter = rules.unit_counter(state, e);
+                counter.side != c.side && state.units[e].demoralized == 0 && c.covers(h) && c.units.admits(counter)
+            })
+            .map(|(_, h)| h)
+            .collect();
+        hexes.sort();
+        hexes.dedup();
+        hexes
+    }
+
+    /// What driving the defenders out of `target` does for the areas `side` wants clear: for
+    /// each such area with enemy units that count standing in `target`, its VP shared among the
+    /// hexes such units hold there, times the chance they retreat or rout (GCACW 7.6); half of it
+    /// while turns remain for them to come back.
+    fn clear_value(&self, rules: &Gcacw, state: &State, side: Side, target: Hex, a: &Assessment) -> f64 {
+        let out: f64 =
+            a.rows.iter().filter(|r| r.cells.defender.retreat || r.cells.defender.rout).map(|r| r.probability).sum();
+        let last = if state.turn >= rules.scenario().turns { 1.0 } else { 0.5 };
+        self.clears
+            .iter()
+            .filter(|(c, _)| c.side == side)
+            .map(|(c, _)| {
+                let held = Self::in_area(rules, state, c);
+                if held.contains(&target) {
+                    c.vp / held.len() as f64
+                } else {
+                    0.0
+                }
+            })
+            .sum::<f64>()
+            * out
+            * last
     }
 
     /// The objective unit `u` heads for, if any ([`Self::plan`]).
@@ -672,7 +796,7 @@ impl GcacwHeuristics {
                 continue;
             }
             let a = combat::assess(rules, state, &Attack::march(rules, state, u, h, AttackType::Normal));
-            best = best.max(self.attack_value(side, &a));
+            best = best.max(self.attack_value(side, &a) + self.clear_value(rules, state, side, h, &a));
         }
         0.5 * best
     }
@@ -727,7 +851,10 @@ impl GcacwHeuristics {
                 };
                 target.map_or(-1.0, |t| {
                     let a = combat::assess(rules, state, &Attack::march(rules, state, u, t, ty));
-                    self.attack_value(side, &a) + self.dislodge_value(rules, state, side, t, &a) - 0.2
+                    self.attack_value(side, &a)
+                        + self.dislodge_value(rules, state, side, t, &a)
+                        + self.clear_value(rules, state, side, t, &a)
+                        - 0.2
                 })
             }
             // HSN Sc 5 Blockhouse Table: the label gives the chance to destroy it ("destroys it on
@@ -750,7 +877,9 @@ impl GcacwHeuristics {
     fn assault_value(&self, rules: &Gcacw, state: &State, l: usize, units: &[usize], target: Hex) -> f64 {
         let side = rules.leader_counter(state, l).side;
         let a = combat::assess(rules, state, &Attack::assault(rules, state, l, units.to_vec(), target, false));
-        self.attack_value(side, &a) + self.dislodge_value(rules, state, side, target, &a)
+        self.attack_value(side, &a)
+            + self.dislodge_value(rules, state, side, target, &a)
+            + self.clear_value(rules, state, side, target, &a)
     }
 
     fn battle_prior(&self, rules: &Gcacw, state: &State, side: Side, id: &str) -> f64 {
@@ -1139,6 +1268,11 @@ mod tests {
         for id in &caisson_gcacw::registry::HSN_IDS[..8] {
             assert!(all.iter().any(|o| o.scenario == *id), "{id} has no objectives");
         }
+        for c in clears().expect("crates/ai/data/hsn.toml parses") {
+            let (rules, _) = Gcacw::new(data.clone(), &c.scenario, Settings::default()).expect("scenario");
+            assert!(c.hexes.iter().all(|h| rules.map().contains(*h)), "{} {:?}", c.scenario, c.hexes);
+            assert!(c.vp > 0.0 && c.within > 0);
+        }
     }
 
     fn scenario(id: &str) -> (Gcacw, State, GcacwHeuristics) {
@@ -1472,6 +1606,44 @@ mod tests {
         let after: Vec<f64> = divisions.iter().map(|&u| h.gap_now(&rules, &sim.state, u)).collect();
         let nearer = before.iter().zip(&after).filter(|(b, a)| *a + 3.0 < **b).count();
         assert!(nearer >= 7, "divisions at least 3 hexes nearer after Turn 1: {nearer}; {before:?} → {after:?}");
+    }
+
+    #[test]
+    fn once_brentwood_is_held_the_other_divisions_go_to_drive_the_confederates_off_its_ring() {
+        // HSN Sc 6 on its last turn: McArthur holds Brentwood, Clayton's division stands 2 hexes
+        // from it, which costs the Union the 25 VP of a clear ring (victory conditions).
+        let (rules, mut state, h) = scenario("hsn-6");
+        state.turn = rules.scenario().turns;
+        for u in 0..state.units.len() {
+            if rules.unit_side(&state, u) == Side::Confederate {
+                state.units[u].hex = None;
+            }
+        }
+        let id = |name: &str| rules.unit_by_id(name).expect("a unit");
+        let (mcarthur, beatty, clayton) = (id("mcarthur"), id("beatty"), id("clayton"));
+        state.units[mcarthur].hex = Some(hex("4910"));
+        state.units[clayton].hex = Some(hex("5008"));
+        let (_, beside) = rules.map().neighbors(hex("5008")).next().expect("a neighbour");
+        state.units[beatty].hex = Some(beside);
+        // Brentwood needs no one else: Beatty's job is the ring.
+        let goal = h.goal(&rules, &state, beatty).expect("a goal");
+        assert_eq!(goal.vp, 25.0);
+        assert!(goal.hexes.contains(&hex("5008")));
+        // Driving Clayton out is worth the ring's VP; with a second division in it, half.
+        let mut a =
+            combat::assess(&rules, &state, &Attack::march(&rules, &state, beatty, hex("5008"), AttackType::Normal));
+        a.rows.retain(|r| r.cells.defender.retreat);
+        a.rows.truncate(1);
+        a.rows[0].probability = 1.0;
+        assert_eq!(h.clear_value(&rules, &state, Side::Union, hex("5008"), &a), 25.0);
+        let other = id("loring");
+        state.units[other].hex = Some(hex("4911"));
+        // Loring next to Brentwood also spoils its 30 VP (15 more), shared with no one else.
+        assert_eq!(h.clear_value(&rules, &state, Side::Union, hex("5008"), &a), 12.5);
+        assert_eq!(h.clear_value(&rules, &state, Side::Union, hex("4911"), &a), 12.5 + 15.0);
+        // A demoralized division no longer counts.
+        state.units[clayton].demoralized = 1;
+        assert_eq!(h.clear_value(&rules, &state, Side::Union, hex("5008"), &a), 0.0);
     }
 
     #[test]
