@@ -199,6 +199,34 @@ pub struct GcacwHeuristics {
     loss_vp: [f64; 2],
     /// Whether a wagon's Manpower lost on the march scores for the enemy.
     wagon_losses_score: bool,
+    /// The last position's [`Self::plan`]: the priors ask for a unit's goal many times per
+    /// decision, and the plan reads the whole side.
+    planned: Arc<Mutex<Option<Planned>>>,
+}
+
+/// A plan as [`GcacwHeuristics::plan`] keeps it: the position it is for, and each unit's
+/// objective as an index into the scenario's objectives followed by its areas' objectives.
+type Planned = (PlanKey, Vec<Option<usize>>);
+
+/// What [`GcacwHeuristics::plan`] reads of a position: the turn and weather, the flags (forts and
+/// blockhouses destroyed, rivers), and where each unit stands and in what state.
+#[derive(Clone, Debug, PartialEq)]
+struct PlanKey {
+    turn: u16,
+    rain: bool,
+    flags: BTreeMap<String, i32>,
+    units: Vec<(Option<Hex>, u8, bool)>,
+}
+
+impl PlanKey {
+    fn of(state: &State) -> PlanKey {
+        PlanKey {
+            turn: state.turn,
+            rain: state.rain,
+            flags: state.flags.clone(),
+            units: state.units.iter().map(|u| (u.hex, u.demoralized, u.eliminated)).collect(),
+        }
+    }
 }
 
 impl GcacwHeuristics {
@@ -206,6 +234,22 @@ impl GcacwHeuristics {
     /// victory points still guide play).
     #[must_use]
     pub fn new(rules: &Gcacw) -> GcacwHeuristics {
+        // A computer player makes one per decision: the scenario's part is worked out once per
+        // process (its regions and areas scan the whole map), the plan cache is its own.
+        static BUILT: OnceLock<Mutex<BTreeMap<String, GcacwHeuristics>>> = OnceLock::new();
+        let id = &rules.scenario().id;
+        let built = BUILT.get_or_init(|| Mutex::new(BTreeMap::new()));
+        if let Some(h) = built.lock().ok().and_then(|b| b.get(id).cloned()) {
+            return GcacwHeuristics { planned: Arc::default(), ..h };
+        }
+        let h = Self::build(rules);
+        if let Ok(mut b) = built.lock() {
+            b.insert(id.clone(), h.clone());
+        }
+        h
+    }
+
+    fn build(rules: &Gcacw) -> GcacwHeuristics {
         let id = &rules.scenario().id;
         let objectives: Result<Vec<Objective>, String> =
             objectives().map(|all| all.iter().filter(|o| &o.scenario == id).cloned().collect());
@@ -246,7 +290,7 @@ impl GcacwHeuristics {
             // An award counts for the victory side: a loss of its own scores against it.
             award.map_or(LOSS_VP, |a| if side == victory.side { -a.vp } else { a.vp })
         });
-        GcacwHeuristics { objectives, clears, loss_vp, wagon_losses_score }
+        GcacwHeuristics { objectives, clears, loss_vp, wagon_losses_score, planned: Arc::default() }
     }
 
     /// The objectives in force now.
@@ -361,6 +405,23 @@ impl GcacwHeuristics {
     /// the next unit heads for the next place instead of following it; one the enemy holds, or
     /// one every unit scores on, may draw several.
     fn plan(&self, rules: &Gcacw, state: &State) -> Vec<Option<&Objective>> {
+        let key = PlanKey::of(state);
+        let all = || self.objectives.iter().chain(self.clears.iter().map(|(_, o)| o));
+        if let Some((k, plan)) = self.planned.lock().ok().as_deref().and_then(Option::as_ref) {
+            if *k == key {
+                return plan.iter().map(|i| i.and_then(|i| all().nth(i))).collect();
+            }
+        }
+        let plan = self.make_plan(rules, state);
+        let indices = plan.iter().map(|o| o.and_then(|o| all().position(|a| std::ptr::eq(a, o)))).collect();
+        if let Ok(mut cache) = self.planned.lock() {
+            *cache = Some((key, indices));
+        }
+        plan
+    }
+
+    /// [`Self::plan`], worked out.
+    fn make_plan(&self, rules: &Gcacw, state: &State) -> Vec<Option<&Objective>> {
         let active: Vec<&Objective> = self.active(rules, state).collect();
         let last = state.turn >= rules.scenario().turns;
         let attainable: Vec<f64> = active.iter().map(|o| Self::attainable(rules, state, o)).collect();
