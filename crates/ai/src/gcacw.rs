@@ -719,11 +719,21 @@ impl GcacwHeuristics {
     }
 
     /// `board`: the state's occupancy, built once per decision (`Gcacw::board`).
-    fn action_prior(&self, rules: &Gcacw, state: &State, board: &Board, id: &str) -> f64 {
+    /// `marches`: the march priors worked out so far in this decision, by unit (a unit's march
+    /// counts in its own option and in every activation that may take it).
+    fn action_prior(
+        &self,
+        rules: &Gcacw,
+        state: &State,
+        board: &Board,
+        marches: &mut BTreeMap<usize, f64>,
+        id: &str,
+    ) -> f64 {
+        let mut march_prior = |u: usize| *marches.entry(u).or_insert_with(|| self.march_prior(rules, state, u));
         let (verb, arg) = id.split_once(':').unwrap_or((id, ""));
         match verb {
             "pass" => 1.0,
-            "march" => Self::unit(rules, arg).map_or(0.0, |u| self.march_prior(rules, state, u)),
+            "march" => Self::unit(rules, arg).map_or(0.0, &mut march_prior),
             "entrench" => Self::unit(rules, arg).map_or(0.0, |u| {
                 let near = self.enemy_within(rules, state, u, 4);
                 if self.goal(rules, state, u).is_some() && self.gap_now(rules, state, u) == 0.0 && near {
@@ -738,7 +748,7 @@ impl GcacwHeuristics {
                 let mut marches: Vec<f64> = caisson_gcacw::activation::candidates(rules, state, l, board)
                     .into_iter()
                     .filter(|&u| self.extended_cost(rules, state, u) == 0.0 && self.gap_now(rules, state, u) > 0.0)
-                    .map(|u| self.march_prior(rules, state, u))
+                    .map(&mut march_prior)
                     .collect();
                 marches.sort_by(|a, b| b.total_cmp(a));
                 match marches.split_first() {
@@ -963,6 +973,7 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
         let moving = march.map(|m| m.unit);
         let mut board: Option<Board> = None;
         let mut via: Option<BTreeMap<Hex, f64>> = None;
+        let mut marches = BTreeMap::new();
         decision
             .options
             .iter()
@@ -972,7 +983,13 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                 let (verb, arg) = id.split_once(':').unwrap_or((id, ""));
                 let unit = Self::unit(rules, arg);
                 match decision.kind.as_str() {
-                    "action" => self.action_prior(rules, state, board.get_or_insert_with(|| rules.board(state)), id),
+                    "action" => self.action_prior(
+                        rules,
+                        state,
+                        board.get_or_insert_with(|| rules.board(state)),
+                        &mut marches,
+                        id,
+                    ),
                     "move" => march.map_or(0.0, |m| {
                         let via = via.get_or_insert_with(|| self.reach_via(rules, state, m));
                         self.move_prior(rules, state, m.unit, id, &c.label, via)
@@ -1481,7 +1498,7 @@ mod tests {
         let together = h.assault_value(&rules, &state, stanley, &all, next);
         assert!(together > alone, "{together} vs {alone}");
         let board = rules.board(&state);
-        let prior = h.action_prior(&rules, &state, &board, "assault:stanley");
+        let prior = h.action_prior(&rules, &state, &board, &mut BTreeMap::new(), "assault:stanley");
         assert!((prior - (0.5 + together)).abs() < 1e-9, "{prior} vs {together}");
     }
 
@@ -1520,8 +1537,8 @@ mod tests {
     #[test]
     fn moore_takes_the_railroad_towards_columbia() {
         let (rules, state, h) = scenario("hsn-1");
-        let rail = h.action_prior(&rules, &state, &rules.board(&state), "rail:o-moore");
-        let march = h.action_prior(&rules, &state, &rules.board(&state), "march:o-moore");
+        let rail = h.action_prior(&rules, &state, &rules.board(&state), &mut BTreeMap::new(), "rail:o-moore");
+        let march = h.action_prior(&rules, &state, &rules.board(&state), &mut BTreeMap::new(), "march:o-moore");
         assert!(rail > march, "rail {rail} against march {march}");
     }
 
@@ -1558,8 +1575,8 @@ mod tests {
         let stewart = rules.unit_by_id("stewart-cav").expect("stewart-cav");
         assert_eq!(state.units[stewart].hex, Some(hex("4910")));
         let board = rules.board(&state);
-        let burn = h.action_prior(&rules, &state, &board, "burn:stewart-cav");
-        let pass = h.action_prior(&rules, &state, &board, "pass");
+        let burn = h.action_prior(&rules, &state, &board, &mut BTreeMap::new(), "burn:stewart-cav");
+        let pass = h.action_prior(&rules, &state, &board, &mut BTreeMap::new(), "pass");
         assert!(burn < 0.0 && burn < pass, "burn {burn} against pass {pass}");
     }
 
@@ -1599,14 +1616,14 @@ mod tests {
         let (rules, mut state, h) = scenario("hsn-5");
         let armstrong = rules.unit_by_id("armstrong").expect("armstrong");
         state.units[armstrong].hex = Some(hex("5424"));
-        let march = h.action_prior(&rules, &state, &rules.board(&state), "march:armstrong");
-        let pass = h.action_prior(&rules, &state, &rules.board(&state), "pass");
+        let march = h.action_prior(&rules, &state, &rules.board(&state), &mut BTreeMap::new(), "march:armstrong");
+        let pass = h.action_prior(&rules, &state, &rules.board(&state), &mut BTreeMap::new(), "pass");
         assert!(march > pass, "march {march} against pass {pass}");
         let goal = h.goal(&rules, &state, armstrong).expect("a goal");
         assert!(goal.blockhouse && goal.hexes == [hex("5424")], "{goal:?}");
         state.flags.insert(format!("{}5424", victory::BLOCKHOUSE_DESTROYED), 1);
         assert!(h.active(&rules, &state).all(|o| !o.hexes.contains(&hex("5424"))));
-        assert!(h.action_prior(&rules, &state, &rules.board(&state), "march:armstrong") < march);
+        assert!(h.action_prior(&rules, &state, &rules.board(&state), &mut BTreeMap::new(), "march:armstrong") < march);
     }
 
     #[test]
