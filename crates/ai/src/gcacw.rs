@@ -134,6 +134,12 @@ impl Clear {
     }
 }
 
+/// The chance that an attack drives its defenders out of their hex: the Combat Chart rows the
+/// dice can reach whose defender result is a retreat or a rout (GCACW 7.6).
+fn driven_out(a: &Assessment) -> f64 {
+    a.rows.iter().filter(|r| r.cells.defender.retreat || r.cells.defender.rout).map(|r| r.probability).sum()
+}
+
 /// The hexes of a named area of `rules`' map (empty for a name it does not know).
 fn region_hexes(rules: &Gcacw, name: &str) -> Vec<Hex> {
     let map = rules.map();
@@ -210,7 +216,7 @@ type Planned = (PlanKey, Vec<Option<usize>>);
 
 /// What [`GcacwHeuristics::plan`] reads of a position: the turn and weather, the flags (forts and
 /// blockhouses destroyed, rivers), and where each unit stands and in what state.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 struct PlanKey {
     turn: u16,
     rain: bool,
@@ -226,6 +232,16 @@ impl PlanKey {
             flags: state.flags.clone(),
             units: state.units.iter().map(|u| (u.hex, u.demoralized, u.eliminated)).collect(),
         }
+    }
+
+    /// Whether `state` is the position this key was taken of (compared in place: the priors
+    /// ask many times per decision, and a hit should cost no copy).
+    fn is(&self, state: &State) -> bool {
+        self.turn == state.turn
+            && self.rain == state.rain
+            && self.flags == state.flags
+            && self.units.len() == state.units.len()
+            && self.units.iter().zip(&state.units).all(|(k, u)| *k == (u.hex, u.demoralized, u.eliminated))
     }
 }
 
@@ -405,17 +421,16 @@ impl GcacwHeuristics {
     /// the next unit heads for the next place instead of following it; one the enemy holds, or
     /// one every unit scores on, may draw several.
     fn plan(&self, rules: &Gcacw, state: &State) -> Vec<Option<&Objective>> {
-        let key = PlanKey::of(state);
         let all = || self.objectives.iter().chain(self.clears.iter().map(|(_, o)| o));
         if let Some((k, plan)) = self.planned.lock().ok().as_deref().and_then(Option::as_ref) {
-            if *k == key {
+            if k.is(state) {
                 return plan.iter().map(|i| i.and_then(|i| all().nth(i))).collect();
             }
         }
         let plan = self.make_plan(rules, state);
         let indices = plan.iter().map(|o| o.and_then(|o| all().position(|a| std::ptr::eq(a, o)))).collect();
         if let Ok(mut cache) = self.planned.lock() {
-            *cache = Some((key, indices));
+            *cache = Some((PlanKey::of(state), indices));
         }
         plan
     }
@@ -504,8 +519,7 @@ impl GcacwHeuristics {
     /// hexes such units hold there, times the chance they retreat or rout (GCACW 7.6); half of it
     /// while turns remain for them to come back.
     fn clear_value(&self, rules: &Gcacw, state: &State, side: Side, target: Hex, a: &Assessment) -> f64 {
-        let out: f64 =
-            a.rows.iter().filter(|r| r.cells.defender.retreat || r.cells.defender.rout).map(|r| r.probability).sum();
+        let out = driven_out(a);
         let last = if state.turn >= rules.scenario().turns { 1.0 } else { 0.5 };
         self.clears
             .iter()
@@ -649,8 +663,7 @@ impl GcacwHeuristics {
         if vp == 0.0 {
             return 0.0;
         }
-        let out: f64 =
-            a.rows.iter().filter(|r| r.cells.defender.retreat || r.cells.defender.rout).map(|r| r.probability).sum();
+        let out = driven_out(a);
         0.5 + 0.5 * out * vp
     }
 

@@ -8,7 +8,8 @@
 //! is valued for the deciding side ([`Heuristics::value`]). Every candidate meets the same dice in
 //! its n-th rollout (common random numbers), so the comparison is between choices, not between
 //! lucky and unlucky rolls. The best prior stands unless another candidate beats it clearly: by a
-//! margin beyond a share of the spread of their paired differences. All of it is deterministic for a seed.
+//! margin beyond a share of the spread of their paired differences. All of it is deterministic
+//! for a seed.
 
 use caisson_kernel::{random_choice, Decision, Dice, Pending, Rules};
 
