@@ -29,8 +29,9 @@ pub trait Heuristics<R: Rules> {
     fn clock(&self, state: &R::State) -> u64;
     /// Whether lookahead is worth its time in `decision`: the choices whose outcome the priors
     /// cannot see (which action to take, whether to fight). Elsewhere the best prior is taken.
-    fn worth_searching(&self, decision: &Decision) -> bool {
-        let _ = decision;
+    /// `state` is the position the decision is pending in.
+    fn worth_searching(&self, rules: &R, state: &R::State, decision: &Decision) -> bool {
+        let _ = (rules, state, decision);
         true
     }
 }
@@ -152,7 +153,7 @@ pub fn search<R: Rules, H: Heuristics<R>>(
     let priors = h.priors(rules, state, decision);
     let order = ranked(&priors);
     let best_prior = order.first().and_then(|&i| options.get(i)).map_or("", |c| c.id.as_str());
-    if budget.rollouts == 0 || budget.candidates <= 1 || !h.worth_searching(decision) {
+    if budget.rollouts == 0 || budget.candidates <= 1 || !h.worth_searching(rules, state, decision) {
         return chosen(best_prior, 0, 0);
     }
     let mut root = state.clone();

@@ -95,7 +95,7 @@ impl Heuristics<Race> for NeverSearch {
         self.0.clock(state)
     }
 
-    fn worth_searching(&self, _: &Decision) -> bool {
+    fn worth_searching(&self, _: &Race, _: &RaceState, _: &Decision) -> bool {
         false
     }
 }
