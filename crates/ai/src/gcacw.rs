@@ -760,11 +760,17 @@ impl GcacwHeuristics {
                 }
             }),
             // One action cycle marches every unit the leader takes, on one Movement Allowance
-            // roll (GCACW 5.2): worth the best of their marches plus most of the others'.
+            // roll (GCACW 5.2): worth the best of their marches plus most of the others'. A unit
+            // whose next march is an extended one counts only on the last turn, where the leader's
+            // roll beats its own (HSN Sc 1, ai-easy against random, seeds 101-300: Union 187
+            // wins instead of 174).
             "activate" => rules.leader_by_id(arg).map_or(0.0, |l| {
+                let last = Self::caution(rules, state) < 1.0;
                 let mut marches: Vec<f64> = caisson_gcacw::activation::candidates(rules, state, l, board)
                     .into_iter()
-                    .filter(|&u| self.extended_cost(rules, state, u) == 0.0 && self.gap_now(rules, state, u) > 0.0)
+                    .filter(|&u| {
+                        self.gap_now(rules, state, u) > 0.0 && (last || self.extended_cost(rules, state, u) == 0.0)
+                    })
                     .map(&mut march_prior)
                     .collect();
                 marches.sort_by(|a, b| b.total_cmp(a));
@@ -1417,6 +1423,20 @@ mod tests {
             .zip(&priors)
             .filter(|(o, _)| o.id.starts_with("march:"))
             .map(|(_, p)| *p)
+            .fold(f64::NEG_INFINITY, f64::max);
+        assert!(prior("activate:stanley") > best_march, "{} vs {best_march}", prior("activate:stanley"));
+
+        // Sc 1 has one turn: when their next march is an extended one (fatigue 2 to 3), the
+        // divisions still march, and the leader's roll (one die + 1) beats their own (one die).
+        for id in ["wagner", "whitaker", "wood", "waters"] {
+            let u = GcacwHeuristics::unit(&rules, id).expect("in the scenario");
+            sim.state.units[u].fatigue = 2;
+        }
+        let priors = h.priors(&rules, &sim.state, &decision);
+        let prior = |id: &str| decision.options.iter().position(|o| o.id == id).map(|i| priors[i]).expect("offered");
+        let best_march = ["march:wagner", "march:whitaker", "march:wood", "march:waters"]
+            .into_iter()
+            .map(prior)
             .fold(f64::NEG_INFINITY, f64::max);
         assert!(prior("activate:stanley") > best_march, "{} vs {best_march}", prior("activate:stanley"));
     }
