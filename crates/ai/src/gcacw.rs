@@ -15,6 +15,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::ops::Bound;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use caisson_gcacw::catalog::{Counter, CounterType};
@@ -110,6 +111,10 @@ pub struct Objective {
     /// Blockhouses: destroying one scores).
     #[serde(default)]
     pub blockhouse: bool,
+    /// The Combat value a unit needs to count (HSN Sc 5: undemoralized units with a combined
+    /// Combat of 1 or more; a disorganized Manpower 1 cavalry brigade, Combat ½, alone does not).
+    #[serde(default)]
+    pub min_combat: u8,
 }
 
 /// One `[[clear]]` row of `data/hsn.toml`: an area a side wants free of certain enemy units at
@@ -299,6 +304,7 @@ impl GcacwHeuristics {
                     until: None,
                     region: None,
                     blockhouse: false,
+                    min_combat: 0,
                 };
                 (c, draw)
             })
@@ -331,7 +337,11 @@ impl GcacwHeuristics {
     fn counts(rules: &Gcacw, state: &State, o: &Objective, u: usize) -> bool {
         let c = rules.unit_counter(state, u);
         let unit = &state.units[u];
-        c.side == o.side && unit.demoralized == 0 && !unit.eliminated && o.units.admits(c)
+        c.side == o.side
+            && unit.demoralized == 0
+            && !unit.eliminated
+            && o.units.admits(c)
+            && rules.combat_value(state, u) >= Half::whole(u16::from(o.min_combat))
     }
 
     /// How far `hex` is from being near enough to `o` for a unit of type `mover`, in hexes of
@@ -1283,12 +1293,14 @@ type Field = Arc<Vec<u32>>;
 type FieldKey = (String, Weather, Side, u8, Vec<Hex>);
 
 /// The conditions that change movement costs over the whole map: rain (GCACW 12.0), winter
-/// weather (HSN-A 4.0) and rivers made unfordable by a scenario rule.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+/// weather (HSN-A 4.0), rivers made unfordable by a scenario rule, and the standing Union forts
+/// no Confederate unit may enter (HSN-A 8.0).
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Weather {
     rain: bool,
     winter: bool,
     fords_closed: bool,
+    forts: Vec<Hex>,
 }
 
 impl Weather {
@@ -1302,8 +1314,47 @@ impl Weather {
             rain: last && state.rain,
             winter: state.campaign.winter_on(state.turn),
             fords_closed: last && combat::unfordable(rules, state),
+            forts: standing_forts(rules, state),
         }
     }
+}
+
+/// The Union forts standing now (HSN-A 8.0): [`combat::forts_in_play`], without its walk over
+/// the map's features for each of the many objectives weighed per decision. The Confederate
+/// distance fields go around them (HSN Sc 5, ai-easy against random, seeds 1001-1600: 571
+/// Confederate wins instead of 544, the units no longer heading for Murfreesboro through
+/// Fortress Rosecrans and stopping at its walls).
+fn standing_forts(rules: &Gcacw, state: &State) -> Vec<Hex> {
+    let all = printed_forts(rules, state);
+    if all.is_empty() {
+        return Vec::new();
+    }
+    let prefix = combat::fort_flag_prefix();
+    let destroyed: Vec<Hex> = state
+        .flags
+        .range::<str, _>((Bound::Included(prefix), Bound::Unbounded))
+        .take_while(|(k, _)| k.starts_with(prefix))
+        .filter(|&(_, &v)| v != 0)
+        .filter_map(|(k, _)| k[prefix.len()..].parse().ok())
+        .collect();
+    all.iter().copied().filter(|h| !destroyed.contains(h)).collect()
+}
+
+static FORTS: OnceLock<Mutex<BTreeMap<String, Arc<Vec<Hex>>>>> = OnceLock::new();
+
+/// The forts of the scenario (HSN-A 8.0), destroyed or not, found once per process.
+fn printed_forts(rules: &Gcacw, state: &State) -> Arc<Vec<Hex>> {
+    let id = &rules.scenario().id;
+    let cache = FORTS.get_or_init(|| Mutex::new(BTreeMap::new()));
+    if let Some(f) = cache.lock().ok().and_then(|c| c.get(id).cloned()) {
+        return f;
+    }
+    let forts = combat::forts_in_play(rules, state);
+    let forts = Arc::new([forts.undestroyed, forts.destroyed].concat());
+    if let Ok(mut c) = cache.lock() {
+        c.insert(id.clone(), forts.clone());
+    }
+    forts
 }
 
 static FIELDS: OnceLock<Mutex<BTreeMap<FieldKey, Field>>> = OnceLock::new();
@@ -1324,14 +1375,14 @@ fn distance_field(rules: &Gcacw, weather: Weather, side: Side, mover: CounterTyp
     if let Some(f) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return f;
     }
-    let field = Arc::new(compute_field(rules, weather, side, mover, goals));
+    let field = Arc::new(compute_field(rules, &key.1, side, mover, goals));
     if let Ok(mut c) = cache.lock() {
         c.insert(key, field.clone());
     }
     field
 }
 
-fn compute_field(rules: &Gcacw, weather: Weather, side: Side, mover: CounterType, goals: &[Hex]) -> Vec<u32> {
+fn compute_field(rules: &Gcacw, weather: &Weather, side: Side, mover: CounterType, goals: &[Hex]) -> Vec<u32> {
     let map = rules.map();
     let n = map.index_len();
     let ctx = MoveContext {
@@ -1348,7 +1399,7 @@ fn compute_field(rules: &Gcacw, weather: Weather, side: Side, mover: CounterType
         wagon_bridge: 0,
         fords_closed: weather.fords_closed,
         winter: weather.winter,
-        forts: Vec::new(),
+        forts: weather.forts.clone(),
         barred: Vec::new(),
         // Turn 0: no rule limited to some turns applies to these once-per-process fields.
         turn: 0,
@@ -1411,6 +1462,23 @@ mod tests {
             &f,
             &distance_field(&rules, Weather::default(), Side::Union, CounterType::Infantry, &goals)
         ));
+    }
+
+    #[test]
+    fn a_confederate_distance_field_goes_around_the_standing_union_forts() {
+        // HSN Sc 5: Fortress Rosecrans-East (5231) stands between the Stones River Battlefield
+        // (5230) and Murfreesboro (5232); no Confederate unit may enter it (HSN-A 8.0).
+        let (rules, state, _) = scenario("hsn-5");
+        let weather = Weather::of(&rules, &state);
+        assert!(weather.forts.contains(&hex("5231")) && weather.forts.contains(&hex("5131")));
+        let goals = [hex("5232")];
+        let at = |f: &Field, h: &str| rules.map().index(hex(h)).map(|i| f[i]).expect("on the map");
+        let open = distance_field(&rules, Weather::default(), Side::Confederate, CounterType::Infantry, &goals);
+        let forts = distance_field(&rules, weather.clone(), Side::Confederate, CounterType::Infantry, &goals);
+        assert!(at(&forts, "5230") > at(&open, "5230"), "{} vs {}", at(&forts, "5230"), at(&open, "5230"));
+        // The Union's own field is the open one.
+        let union = distance_field(&rules, weather, Side::Union, CounterType::Infantry, &goals);
+        assert_eq!(at(&union, "5230"), at(&open, "5230"));
     }
 
     #[test]

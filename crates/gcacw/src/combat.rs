@@ -125,7 +125,13 @@ impl Attack {
 /// The key of a destroyed fort in `State::flags` (value 1): `fort-destroyed/XXYY` (HSN-A 8.0).
 #[must_use]
 pub fn fort_flag(hex: Hex) -> String {
-    format!("fort-destroyed/{hex}")
+    format!("{}{hex}", fort_flag_prefix())
+}
+
+/// What every [`fort_flag`] begins with.
+#[must_use]
+pub fn fort_flag_prefix() -> &'static str {
+    "fort-destroyed/"
 }
 
 fn forts_rule(rules: &Gcacw) -> bool {
