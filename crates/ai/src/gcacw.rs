@@ -1089,7 +1089,20 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                     "retreat" => match verb {
                         "stop" => 1.0,
                         "retreat" if arg == "off" => -5.0,
-                        _ => -0.01 * i as f64,
+                        // Of the hexes the priorities allow, the one that costs the least
+                        // Manpower (GCACW 7.6: the label says what each unit loses there).
+                        // HSN Sc 3 Confederate, ai-easy against random, seeds 1001-1600 and
+                        // 2001-2600: 592 and 593 wins instead of 586 and 589.
+                        _ => {
+                            let loss = c
+                                .label
+                                .split('−')
+                                .nth(1)
+                                .and_then(|r| r.split_whitespace().next())
+                                .and_then(|n| n.parse::<f64>().ok())
+                                .unwrap_or(0.0);
+                            -loss - 0.01 * i as f64
+                        }
                     },
                     "retreat-option" | "riders" | "activate-transfer" | "destroy-bridge" => match verb {
                         "stand" | "alone" | "stay" | "keep" => 1.0,
@@ -1479,6 +1492,26 @@ mod tests {
         // The Union's own field is the open one.
         let union = distance_field(&rules, weather, Side::Union, CounterType::Infantry, &goals);
         assert_eq!(at(&union, "5230"), at(&open, "5230"));
+    }
+
+    #[test]
+    fn a_retreat_goes_the_way_that_costs_the_least_manpower() {
+        // GCACW 7.6: of the hexes the retreat priorities allow, one in an enemy ZOC with no
+        // enemy unit costs each retreating unit Manpower; the decision's labels say how much.
+        use caisson_kernel::Choice;
+        let (rules, state, h) = scenario("hsn-3");
+        let decision = Decision {
+            side: Side::Confederate.id().into(),
+            kind: "retreat".into(),
+            prompt: "Cleburne, Brown DR: 2-3 hexes".into(),
+            options: vec![
+                Choice::new("retreat:2013", "To 2013 — priority 2: an enemy ZOC hex, −2 Manpower each"),
+                Choice::new("retreat:2113", "To 2113 — priority 2: an enemy ZOC hex, −1 Manpower each"),
+                Choice::new("retreat:1913", "To 1913 — priority 2: an enemy ZOC hex, −2 Manpower each"),
+            ],
+        };
+        let priors = h.priors(&rules, &state, &decision);
+        assert!(priors[1] > priors[0] && priors[1] > priors[2], "{priors:?}");
     }
 
     #[test]
