@@ -14,7 +14,7 @@
 //! units at their objective entrench; the side passes when nothing is worth doing.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::collections::{BTreeMap, BinaryHeap};
 use std::ops::Bound;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -376,17 +376,9 @@ impl GcacwHeuristics {
     /// roads, friendly units in the way, enemy ZOC that stops the march). Empty without an
     /// objective.
     fn reach_via(&self, rules: &Gcacw, state: &State, march: &March) -> BTreeMap<Hex, f64> {
-        match self.goal(rules, state, march.unit) {
-            Some(o) => Self::reach_toward(rules, state, march, o),
-            None => BTreeMap::new(),
-        }
-    }
-
-    /// [`Self::reach_via`] towards objective `o`.
-    fn reach_toward(rules: &Gcacw, state: &State, march: &March, o: &Objective) -> BTreeMap<Hex, f64> {
         let u = march.unit;
         let mut via = BTreeMap::new();
-        let Some(start) = state.units[u].hex else { return via };
+        let (Some(start), Some(o)) = (state.units[u].hex, self.goal(rules, state, u)) else { return via };
         let map = rules.map();
         let ctx = MoveContext::new(rules, state, u);
         let field = distance_field(rules, Weather::of(rules, state), o.side, rules.unit_type(state, u), &o.hexes);
@@ -482,25 +474,24 @@ impl GcacwHeuristics {
         }
         // Best weight first; of two units as good, the nearer, then the first.
         pairs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
-        // A unit that no march can bring nearer an objective (hemmed in by enemy ZOC, or up
-        // against a fort it may not enter) is given another, and the shares are made again.
-        // ai-easy against random, seeds 1001-1600 and 2001-2600: HSN Sc 8 Union 566 and 561
-        // wins instead of 549 and 548; the other scenarios within a few games.
-        let mut hemmed: BTreeSet<(usize, usize)> = BTreeSet::new();
-        let mut plan = loop {
-            let plan = Self::share_out(state.units.len(), &active, &attainable, &pairs, &hemmed);
-            let stuck: Vec<(usize, usize)> = pairs
-                .iter()
-                .filter(|&&(_, gap, u, i)| {
-                    plan[u] == Some(i) && gap > 0.0 && !self.can_progress_to(rules, state, u, active[i])
-                })
-                .map(|&(_, _, u, i)| (u, i))
-                .collect();
-            if stuck.is_empty() {
-                break plan.into_iter().map(|i| i.map(|i| active[i])).collect::<Vec<_>>();
+        let mut plan = vec![None; state.units.len()];
+        // Per objective: whether a unit heads for it, and whether that unit is there already.
+        let mut taken = vec![(false, false); active.len()];
+        for &(_, gap, u, i) in &pairs {
+            let shared = active[i].each || attainable[i] < 1.0;
+            if plan[u].is_some() || (taken[i].0 && !shared) {
+                continue;
             }
-            hemmed.extend(stuck);
-        };
+            taken[i] = (true, gap == 0.0);
+            plan[u] = Some(active[i]);
+        }
+        // A unit left over backs up the best objective no other unit has reached yet: the
+        // first one may be stopped on the way.
+        for &(_, _, u, i) in &pairs {
+            if plan[u].is_none() && !taken[i].1 {
+                plan[u] = Some(active[i]);
+            }
+        }
         // A unit with nothing else to do goes to clear an area of the enemy, while enemy units
         // that count still stand in it: once there, the attack priors weigh driving them out.
         let dirty: Vec<&Objective> =
@@ -517,37 +508,6 @@ impl GcacwHeuristics {
                     Self::gap_to(rules, state, a, mover, hex).total_cmp(&Self::gap_to(rules, state, b, mover, hex))
                 })
                 .copied();
-        }
-        plan
-    }
-
-    /// The objective (an index into `active`) each unit heads for: the best pairs of
-    /// [`Self::make_plan`] first, leaving out the `hemmed` ones.
-    fn share_out(
-        units: usize,
-        active: &[&Objective],
-        attainable: &[f64],
-        pairs: &[(f64, f64, usize, usize)],
-        hemmed: &BTreeSet<(usize, usize)>,
-    ) -> Vec<Option<usize>> {
-        let mut plan = vec![None; units];
-        // Per objective: whether a unit heads for it, and whether that unit is there already.
-        let mut taken = vec![(false, false); active.len()];
-        let open = || pairs.iter().filter(|&&(_, _, u, i)| !hemmed.contains(&(u, i)));
-        for &(_, gap, u, i) in open() {
-            let shared = active[i].each || attainable[i] < 1.0;
-            if plan[u].is_some() || (taken[i].0 && !shared) {
-                continue;
-            }
-            taken[i] = (true, gap == 0.0);
-            plan[u] = Some(i);
-        }
-        // A unit left over backs up the best objective no other unit has reached yet: the
-        // first one may be stopped on the way.
-        for &(_, _, u, i) in open() {
-            if plan[u].is_none() && !taken[i].1 {
-                plan[u] = Some(i);
-            }
         }
         plan
     }
@@ -754,18 +714,13 @@ impl GcacwHeuristics {
     /// unit hemmed in by enemy ZOC, or up against a place it cannot enter, gains nothing by
     /// marching but fatigue.
     fn can_progress(&self, rules: &Gcacw, state: &State, u: usize) -> bool {
-        self.goal(rules, state, u).is_some_and(|o| self.can_progress_to(rules, state, u, o))
-    }
-
-    /// [`Self::can_progress`] towards objective `o`.
-    fn can_progress_to(&self, rules: &Gcacw, state: &State, u: usize, o: &Objective) -> bool {
         if !self.enemy_within(rules, state, u, 2) && !self.near_fort(rules, state, u) {
             // Nothing in the way: the objective's distance field is the way.
             return true;
         }
         let ma = if rules.unit_type(state, u) == CounterType::Cavalry { 6 } else { 4 };
         let march = caisson_gcacw::march::new_march(rules, state, u, ma);
-        Self::reach_toward(rules, state, &march, o).values().any(|&gain| gain > 0.05)
+        self.reach_via(rules, state, &march).values().any(|&gain| gain > 0.05)
     }
 
     /// On the scenario's last turn, a unit about one march short of its objective makes or
@@ -1812,24 +1767,22 @@ mod tests {
     }
 
     #[test]
-    fn a_division_hemmed_in_short_of_its_objective_leaves_it_to_others() {
-        // HSN Sc 8: Beatty next to Walthall, who stands in the way to Lynnville (0423, or Colored
-        // Church 0324); every way on is from one enemy ZOC to another (GCACW 6.2), so no march
-        // brings Beatty nearer.
+    fn a_division_hemmed_in_short_of_its_objective_does_not_march_for_nothing() {
+        // HSN Sc 8: Beatty next to Walthall, who stands in the way to Lynnville (0423); every
+        // way on is from one enemy ZOC to another (GCACW 6.2).
         let (rules, mut state, h) = scenario("hsn-8");
         let (beatty, walthall) =
             (rules.unit_by_id("beatty").expect("beatty"), rules.unit_by_id("walthall").expect("walthall"));
-        let lynnville = |state: &State| h.goal(&rules, state, beatty).is_some_and(|o| o.hexes.contains(&hex("0423")));
-        state.units[walthall].hex = Some(hex("0230"));
-        state.units[beatty].hex = Some(hex("0623"));
-        assert!(lynnville(&state));
-        assert!(h.march_prior(&rules, &state, beatty) > 2.0);
-        // With Walthall in the way, Lynnville is left to the other divisions, and Beatty (Sc 8
-        // has no other objective for it) does not march for nothing.
         state.units[walthall].hex = Some(hex("0523"));
-        assert!(!lynnville(&state));
+        state.units[beatty].hex = Some(hex("0623"));
+        assert!(h.gap_now(&rules, &state, beatty) > 0.0);
         assert!(!h.can_progress(&rules, &state, beatty));
-        assert!(h.march_prior(&rules, &state, beatty) < 1.0);
+        let hemmed = h.march_prior(&rules, &state, beatty);
+        // Out of the way, the same division marches on.
+        state.units[walthall].hex = Some(hex("0230"));
+        assert!(h.can_progress(&rules, &state, beatty));
+        let free = h.march_prior(&rules, &state, beatty);
+        assert!(hemmed < 1.0 && free > 2.0, "hemmed in {hemmed}, free {free}");
     }
 
     #[test]
