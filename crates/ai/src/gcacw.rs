@@ -15,7 +15,6 @@
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
-use std::ops::Bound;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use caisson_gcacw::catalog::{Counter, CounterType};
@@ -1289,7 +1288,7 @@ impl Weather {
 
 /// The Union forts standing now (HSN-A 8.0): [`combat::forts_in_play`], without its walk over
 /// the map's features for each of the many objectives weighed per decision. The Confederate
-/// distance fields go around them (HSN Sc 5, ai-easy against random, seeds 1001-1600: 571
+/// distance fields go around them (HSN Sc 5, ai-easy against random, seeds 1001-1600: 573
 /// Confederate wins instead of 544, the units no longer heading for Murfreesboro through
 /// Fortress Rosecrans and stopping at its walls).
 fn standing_forts(rules: &Gcacw, state: &State) -> Vec<Hex> {
@@ -1297,14 +1296,7 @@ fn standing_forts(rules: &Gcacw, state: &State) -> Vec<Hex> {
     if all.is_empty() {
         return Vec::new();
     }
-    let prefix = combat::fort_flag_prefix();
-    let destroyed: Vec<Hex> = state
-        .flags
-        .range::<str, _>((Bound::Included(prefix), Bound::Unbounded))
-        .take_while(|(k, _)| k.starts_with(prefix))
-        .filter(|&(_, &v)| v != 0)
-        .filter_map(|(k, _)| k[prefix.len()..].parse().ok())
-        .collect();
+    let destroyed = combat::destroyed_forts(state);
     all.iter().copied().filter(|h| !destroyed.contains(h)).collect()
 }
 
@@ -1447,6 +1439,11 @@ mod tests {
         // The Union's own field is the open one.
         let union = distance_field(&rules, weather, Side::Union, CounterType::Infantry, &goals);
         assert_eq!(at(&union, "5230"), at(&open, "5230"));
+        // A destroyed fort no longer stands in the way.
+        let mut state = state;
+        state.flags.insert(combat::fort_flag(hex("5231")), 1);
+        let standing = Weather::of(&rules, &state).forts;
+        assert!(!standing.contains(&hex("5231")) && standing.contains(&hex("5131")));
     }
 
     #[test]
