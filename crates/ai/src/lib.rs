@@ -72,9 +72,8 @@ impl Bot {
         let decision = game.pending()?;
         let plain = |choice: String| Some(Searched { choice, ..Searched::default() });
         if let Bot::Ai(level) = self {
-            if let Some(g) = game.as_any().downcast_ref::<caisson_kernel::Game<caisson_gcacw::Gcacw>>() {
-                let h = gcacw::GcacwHeuristics::new(g.rules());
-                return Some(search::search(g.rules(), g.state(), &decision, &h, level.budget(), seed));
+            if let Some(searched) = advise(game, level, seed) {
+                return Some(searched);
             }
         }
         if self == Bot::Liddell {
@@ -86,6 +85,18 @@ impl Bot {
         }
         plain(random_choice(&decision, &mut Dice::new(seed)).to_string())
     }
+}
+
+/// What the computer opponent at `level` would choose in the pending decision of `game`, for a
+/// player who asks for a hint: `None` when the game is over or its rule system is not one the
+/// computer opponent knows (GCACW), where it never guesses at random. The GCACW games hide
+/// nothing from either side, so it reads the whole position as any player may.
+#[must_use]
+pub fn advise(game: &dyn DynGame, level: Level, seed: u64) -> Option<Searched> {
+    let decision = game.pending()?;
+    let g = game.as_any().downcast_ref::<caisson_kernel::Game<caisson_gcacw::Gcacw>>()?;
+    let h = gcacw::GcacwHeuristics::new(g.rules());
+    Some(search::search(g.rules(), g.state(), &decision, &h, level.budget(), seed))
 }
 
 /// The seed of a bot's choice in a game: a function of the game's seed and the number of choices

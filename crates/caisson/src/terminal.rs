@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use caisson_ai::{bot_seed, Bot};
+use caisson_ai::{advise, bot_seed, Bot, Level};
 use caisson_kernel::{random_choice, Decision, Dice, DynGame, GameError, LogEntry};
 
 use crate::lines::{read_line, Line};
@@ -54,6 +54,7 @@ Enter the number of an option, or its id. Commands:
   u        undo the last choice (not past a die roll or a change of player)
   s FILE   save the game to FILE
   l        show the whole log
+  hint     what the computer opponent would choose here (GCACW games)
   v        show the status screen again
   q        quit
   ?        this help";
@@ -154,6 +155,16 @@ pub fn play(
                 writeln!(out, "Quit.")?;
                 return Ok(Outcome::Quit);
             }
+            Command::Hint => {
+                let seed = bot_seed(options.player_seed, game.actions().len() as u64);
+                match advise(game, Level::default(), seed) {
+                    Some(hint) => match decision.options.iter().enumerate().find(|(_, c)| c.id == hint.choice) {
+                        Some((i, c)) => writeln!(out, "The computer would choose {}. {} [{}]", i + 1, c.label, c.id)?,
+                        None => writeln!(out, "The computer would choose [{}]", hint.choice)?,
+                    },
+                    None => writeln!(out, "The computer opponent does not play this game, so it gives no hints.")?,
+                }
+            }
             Command::Log => {
                 writeln!(out, "Log ({} entries):", game.log().len())?;
                 for entry in game.log() {
@@ -200,6 +211,7 @@ enum Command {
     Screen,
     Quit,
     Log,
+    Hint,
     Undo,
     Save(Option<String>),
     Choose(String),
@@ -222,6 +234,7 @@ impl Command {
             ("v" | "view", true) => Command::Screen,
             ("q" | "quit", true) => Command::Quit,
             ("l" | "log", true) => Command::Log,
+            ("hint", true) => Command::Hint,
             ("u" | "undo", true) => Command::Undo,
             ("s" | "save", true) => Command::Save(None),
             ("s" | "save", false) => Command::Save(Some(rest.to_string())),

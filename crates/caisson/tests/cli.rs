@@ -188,6 +188,23 @@ fn terminal_play_with_piped_input_quits_and_ends_on_eof() {
 }
 
 #[test]
+fn hint_says_what_the_computer_would_choose_and_changes_nothing() {
+    // HSN Sc 1 as the Union: after the Leader Transfer Phase the computer would open with
+    // Stanley's activation, which takes the four IV Corps units far from Columbia on one
+    // Movement Allowance roll (GCACW 5.2).
+    let out = caisson(&["new", "hsn-1", "--seed", "3", "--confederate", "random"], "3\nhint\nhint\nq\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let hint = "The computer would choose 23. Activate Stanley in 0324 (Colored Church) [activate:stanley]\n";
+    assert_eq!(stdout.matches(hint).count(), 2, "the same hint twice: {stdout}");
+    assert!(!stdout.contains("Stanley activates"), "a hint takes no action: {stdout}");
+
+    // The computer opponent plays GCACW only; elsewhere it gives no hint rather than a random one.
+    let out = caisson(&["new", "pv-16-1", "--seed", "3"], "hint\nq\n");
+    assert!(text(&out.stdout).contains("The computer opponent does not play this game, so it gives no hints."));
+}
+
+#[test]
 fn random_players_finish_a_game_and_the_autosave_loads() {
     let file = temp_path("hsn1.json");
     let f = file.to_str().expect("utf-8 path");
