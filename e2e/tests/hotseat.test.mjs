@@ -39,8 +39,19 @@ test('hot-seat: a march made with clicks moves the counter, adds fatigue and log
   await page.keyboard.press('p');
   await page.locator('#decision[data-side="confederate"] [data-option="done"]').click();
 
-  // The Confederate action: click the stack in 0118, then March Armstrong in its menu.
+  // The Confederate action. Asking the computer marks the option it would choose and changes
+  // nothing else.
   await page.locator('#decision [data-option="march:armstrong"]').waitFor();
+  await page.locator('#ask-hint').click();
+  await page.locator('#hint-answer', { hasText: 'The computer would choose: ' }).waitFor();
+  const advised = page.locator('#decision .option.advised');
+  assert.equal(await advised.count(), 1, 'one option is marked');
+  const label = await advised.locator('.label').textContent();
+  assert.ok((await page.locator('#hint-answer').textContent()).endsWith(label), `the answer names ${label}`);
+  assert.equal(await page.locator('#log li', { hasText: 'Armstrong marches' }).count(), 0);
+  await shot(page, 'hotseat-hint');
+
+  // Click the stack in 0118, then March Armstrong in its menu.
   assert.ok(await page.locator('.counter.selectable[data-unit="armstrong"]').count(), 'armstrong highlighted');
   await page.locator('.stack[data-hex="0118"]').click();
   await page.locator('#popover [data-option="march:armstrong"]').click();

@@ -181,6 +181,16 @@ fn an_hsn_1_game_marches_through_the_real_binary() {
         g = act(base, &game, table, seq, "done").body;
         assert!(seq < 10, "no march offered");
     }
+    // A hint names an offered option, the same one each time, and changes nothing.
+    let hint = get(&format!("{base}/api/games/{game}/hint"), Some(table));
+    assert_eq!(hint.status, 200, "{}", hint.text);
+    let advised = hint.body["option"].as_str().expect("an option id").to_string();
+    assert!(options(&g).contains(&advised), "{advised} is not offered: {}", g["decision"]);
+    assert!(hint.body["label"].as_str().is_some_and(|l| !l.is_empty()), "{}", hint.text);
+    assert_eq!(hint.body["bot"], "ai-normal");
+    assert_eq!(hint.body["seq"], g["seq"]);
+    assert_eq!(get(&format!("{base}/api/games/{game}/hint"), Some(table)).body, hint.body);
+    assert_eq!(get(&format!("{base}/api/games/{game}"), Some(table)).body["seq"], g["seq"]);
     let march = options(&g).into_iter().find(|o| o.starts_with("march:")).expect("a march option");
     let leader = march.trim_start_matches("march:").to_string();
     let seq = g["seq"].as_u64().expect("seq");
@@ -484,6 +494,21 @@ fn online_seats_see_their_own_view_and_act_only_for_their_side() {
     let c = get(&url, Some(confederate)).body;
     assert_eq!(c["can_act"], true);
     assert_eq!(act(&s.base, &game, confederate, 1, "roll:1").status, 200);
+}
+
+#[test]
+fn hints_are_refused_where_they_would_help_against_a_person_or_cannot_be_given() {
+    let s = toy_server();
+    let (game, seats) = create(&s.base, json!({"scenario": "race", "mode": "online"}));
+    let hint = get(&format!("{}/api/games/{game}/hint", s.base), Some(token(&seats, "union")));
+    assert_eq!(hint.status, 403, "{}", hint.text);
+    assert!(hint.body["error"].as_str().is_some_and(|e| e.contains("online")), "{}", hint.text);
+    // The computer opponent plays GCACW only: in the toy race it gives no hint, not a random one.
+    let (game, seats) = create(&s.base, json!({"scenario": "race", "mode": "hotseat"}));
+    let hint = get(&format!("{}/api/games/{game}/hint", s.base), Some(token(&seats, "table")));
+    assert_eq!(hint.status, 400, "{}", hint.text);
+    assert!(hint.body["error"].as_str().is_some_and(|e| e.contains("no hints")), "{}", hint.text);
+    assert_eq!(get(&format!("{}/api/games/{game}/hint", s.base), None).status, 401);
 }
 
 #[test]

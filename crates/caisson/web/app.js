@@ -908,9 +908,35 @@ function renderDecision(d) {
       }, i < 9 ? el('kbd', { text: String(i + 1) }) : null, el('span', { class: 'label', text: o.label }), cost ? el('span', { class: 'cost', text: cost }) : null));
     });
     parts.push(list);
+    // The computer opponent plays GCACW; online the other side is a person, so no hints there.
+    if (d.mode !== 'online' && d.setup?.system === 'gcacw') {
+      parts.push(el('p', { class: 'advice' },
+        el('button', { type: 'button', id: 'ask-hint', text: 'What would the computer do?', onclick: askHint }),
+        el('span', { id: 'hint-answer', class: 'hint-answer' })));
+    }
   }
   if (!(d.decision && st.replayAt === null)) { delete box.dataset.side; delete box.dataset.kind; }
   box.replaceChildren(...parts);
+}
+
+/** Asks the server what the computer opponent would choose here (docs/web-api.md, hint) and
+ * marks that option; the choice stays the player's. */
+async function askHint() {
+  const seq = st.data.seq;
+  const answer = $('#hint-answer');
+  answer.textContent = 'The computer is thinking…';
+  try {
+    const h = await api('GET', `/api/games/${encodeURIComponent(st.game)}/hint`);
+    if (st.data.seq !== seq || !$('#hint-answer')) return;
+    $('#decision .option.advised')?.classList.remove('advised');
+    const advised = $(`#decision .option[data-option="${CSS.escape(h.option)}"]`);
+    advised?.classList.add('advised');
+    advised?.scrollIntoView({ block: 'center' });
+    $('#hint-answer').textContent = `The computer would choose: ${h.label}`;
+  } catch (e) {
+    if ($('#hint-answer')) $('#hint-answer').textContent = '';
+    toast(e.message);
+  }
 }
 
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');

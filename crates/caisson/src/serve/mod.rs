@@ -36,7 +36,7 @@ use caisson_kernel::{DiceMode, Save, Setup};
 use serde_json::{json, Map, Value};
 use tokio::sync::broadcast;
 
-use self::play::{game_json, seat, seats_json, ApiError, Games, Loaded, NewGame};
+use self::play::{game_json, hint_json, seat, seats_json, ApiError, Games, Loaded, NewGame};
 use self::seats::{Mode, SIDES};
 use self::store::{Head, Store};
 use crate::{panic_message, Registry};
@@ -103,6 +103,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/events", get(events))
         .route("/api/games/{id}/save", get(download))
         .route("/api/games/{id}/replay", get(replay))
+        .route("/api/games/{id}/hint", get(hint))
         .fallback(|| async { ApiError::not_found("no such path; the API is under /api (see docs/web-api.md)") })
         .method_not_allowed_fallback(|| async {
             ApiError { status: StatusCode::METHOD_NOT_ALLOWED, message: "method not allowed on this path".into() }
@@ -471,6 +472,22 @@ async fn replay(
     })
     .await?;
     Ok(Json(game).into_response())
+}
+
+async fn hint(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    q: QueryMap,
+) -> Result<Response, ApiError> {
+    let token = token(&headers, &query(q)?);
+    let hint = locked(&app, id.clone(), move |games, slot| {
+        let loaded = games.fresh(&id, slot)?;
+        let seat = seat(&loaded.record, token.as_deref())?;
+        hint_json(loaded, seat)
+    })
+    .await?;
+    Ok(Json(hint).into_response())
 }
 
 async fn download(

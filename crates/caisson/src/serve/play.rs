@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axum::http::StatusCode;
-use caisson_ai::Bot;
+use caisson_ai::{Bot, Level};
 use caisson_kernel::{DynGame, Save, Setup};
 use serde_json::{json, Value};
 
@@ -317,6 +317,35 @@ impl Games {
             }
         }
     }
+}
+
+/// What the computer opponent would choose in the decision `seat` faces now (`caisson_ai::advise`
+/// at the default level, seeded as its own choice there would be): `{"seq", "option", "label",
+/// "bot"}`. Nothing changes.
+///
+/// # Errors
+/// 403 in an online game (the other side is a person) or when the seat does not decide now; 400
+/// when the game is over or the computer opponent does not play its rule system.
+pub fn hint_json(loaded: &Loaded, seat: Seat) -> Result<Value, ApiError> {
+    if loaded.record.mode == Mode::Online {
+        return Err(ApiError::forbidden("no hints in an online game: the other side is a person"));
+    }
+    let game = loaded.game.as_ref();
+    let Some(decision) = game.pending() else { return Err(ApiError::bad_request("the game is over")) };
+    if !seat.may_act(&decision.side, loaded.record.computer.as_deref()) {
+        return Err(ApiError::forbidden(format!("the game waits for {}, not for this seat", decision.side)));
+    }
+    let level = Level::default();
+    let seed = caisson_ai::bot_seed(game.setup().seed, game.actions().len() as u64);
+    let hint = caisson_ai::advise(game, level, seed)
+        .ok_or_else(|| ApiError::bad_request("the computer opponent does not play this game, so it gives no hints"))?;
+    let label = decision.options.iter().find(|c| c.id == hint.choice).map_or("", |c| c.label.as_str());
+    Ok(json!({
+        "seq": game.actions().len(),
+        "option": hint.choice,
+        "label": label,
+        "bot": Bot::Ai(level).name(),
+    }))
 }
 
 /// Whether a seat may undo: it must be the one deciding now (undo never crosses a change of
