@@ -373,20 +373,28 @@ async fn created(app: &Arc<App>, record: store::GameRecord, loaded: Loaded) -> R
     Ok((StatusCode::CREATED, Json(seats_json(&record))).into_response())
 }
 
+/// What a read (the game, a hint) answers from a fresh game and the request's seat.
+type Read = fn(&Loaded, seats::Seat) -> Result<Value, ApiError>;
+
+/// Answers a read of game `id` under its lock, for the seat the request's token opens.
+async fn read(app: Arc<App>, id: String, headers: &HeaderMap, q: QueryMap, answer: Read) -> Result<Response, ApiError> {
+    let token = token(headers, &query(q)?);
+    let body = locked(&app, id.clone(), move |games, slot| {
+        let loaded = games.fresh(&id, slot)?;
+        let seat = seat(&loaded.record, token.as_deref())?;
+        answer(loaded, seat)
+    })
+    .await?;
+    Ok(Json(body).into_response())
+}
+
 async fn show(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     headers: HeaderMap,
     q: QueryMap,
 ) -> Result<Response, ApiError> {
-    let token = token(&headers, &query(q)?);
-    let game = locked(&app, id.clone(), move |games, slot| {
-        let loaded = games.fresh(&id, slot)?;
-        let seat = seat(&loaded.record, token.as_deref())?;
-        Ok(game_json(loaded, loaded.game.as_ref(), seat, true))
-    })
-    .await?;
-    Ok(Json(game).into_response())
+    read(app, id, &headers, q, |loaded, seat| Ok(game_json(loaded, loaded.game.as_ref(), seat, true))).await
 }
 
 /// What a change (action or undo) does to a fresh game under its lock.
@@ -480,14 +488,7 @@ async fn hint(
     headers: HeaderMap,
     q: QueryMap,
 ) -> Result<Response, ApiError> {
-    let token = token(&headers, &query(q)?);
-    let hint = locked(&app, id.clone(), move |games, slot| {
-        let loaded = games.fresh(&id, slot)?;
-        let seat = seat(&loaded.record, token.as_deref())?;
-        hint_json(loaded, seat)
-    })
-    .await?;
-    Ok(Json(hint).into_response())
+    read(app, id, &headers, q, hint_json).await
 }
 
 async fn download(
