@@ -88,12 +88,13 @@ impl Bot {
 }
 
 /// What the computer opponent at `level` would choose in the pending decision of `game`, for a
-/// player who asks for a hint: `None` when the game is over or its rule system is not one the
-/// computer opponent knows (GCACW), where it never guesses at random. The GCACW games hide
-/// nothing from either side, so it reads the whole position as any player may.
+/// player who asks for a hint: `None` when the game is over, when the decision is a die to enter
+/// by hand (no choice), or when its rule system is not one the computer opponent knows (GCACW):
+/// it never guesses at random. The GCACW games hide nothing from either side, so it reads the
+/// whole position as any player may.
 #[must_use]
 pub fn advise(game: &dyn DynGame, level: Level, seed: u64) -> Option<Searched> {
-    let decision = game.pending()?;
+    let decision = game.pending().filter(|d| d.kind != "roll")?;
     let g = game.as_any().downcast_ref::<caisson_kernel::Game<caisson_gcacw::Gcacw>>()?;
     let h = gcacw::GcacwHeuristics::new(g.rules());
     Some(search::search(g.rules(), g.state(), &decision, &h, level.budget(), seed))

@@ -59,6 +59,10 @@ Enter the number of an option, or its id. Commands:
   q        quit
   ?        this help";
 
+/// The answer to `hint` where the computer opponent has none to give.
+const NO_HINT: &str =
+    "No hint here: the computer opponent plays the GCACW games only, and a die to enter is no choice.";
+
 /// Plays `game` on `input` and `output` until it is over, the player quits or the input ends.
 /// `notices` are printed first.
 ///
@@ -162,7 +166,7 @@ pub fn play(
                         Some((i, c)) => writeln!(out, "The computer would choose {}. {} [{}]", i + 1, c.label, c.id)?,
                         None => writeln!(out, "The computer would choose [{}]", hint.choice)?,
                     },
-                    None => writeln!(out, "The computer opponent does not play this game, so it gives no hints.")?,
+                    None => writeln!(out, "{NO_HINT}")?,
                 }
             }
             Command::Log => {

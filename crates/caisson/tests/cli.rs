@@ -199,9 +199,15 @@ fn hint_says_what_the_computer_would_choose_and_changes_nothing() {
     assert_eq!(stdout.matches(hint).count(), 2, "the same hint twice: {stdout}");
     assert!(!stdout.contains("Stanley activates"), "a hint takes no action: {stdout}");
 
-    // The computer opponent plays GCACW only; elsewhere it gives no hint rather than a random one.
+    // The computer opponent plays GCACW only; elsewhere it gives no hint rather than a random one,
+    // nor for a die entered by hand.
+    let none = "No hint here: the computer opponent plays the GCACW games only, and a die to enter is no choice.";
     let out = caisson(&["new", "pv-16-1", "--seed", "3"], "hint\nq\n");
-    assert!(text(&out.stdout).contains("The computer opponent does not play this game, so it gives no hints."));
+    assert!(text(&out.stdout).contains(none), "{}", text(&out.stdout));
+    let input = "done\ndone\nmarch:armstrong\nhint\nq\n";
+    let out = caisson(&["new", "hsn-1", "--seed", "3", "--dice", "manual"], input);
+    assert!(text(&out.stdout).contains("[confederate · roll] Roll for Movement Allowance"), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains(none), "{}", text(&out.stdout));
 }
 
 #[test]

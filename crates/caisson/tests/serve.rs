@@ -507,7 +507,7 @@ fn hints_are_refused_where_they_would_help_against_a_person_or_cannot_be_given()
     let (game, seats) = create(&s.base, json!({"scenario": "race", "mode": "hotseat"}));
     let hint = get(&format!("{}/api/games/{game}/hint", s.base), Some(token(&seats, "table")));
     assert_eq!(hint.status, 400, "{}", hint.text);
-    assert!(hint.body["error"].as_str().is_some_and(|e| e.contains("no hints")), "{}", hint.text);
+    assert!(hint.body["error"].as_str().is_some_and(|e| e.contains("no hint here")), "{}", hint.text);
     assert_eq!(get(&format!("{}/api/games/{game}/hint", s.base), None).status, 401);
 }
 

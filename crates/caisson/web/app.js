@@ -908,8 +908,9 @@ function renderDecision(d) {
       }, i < 9 ? el('kbd', { text: String(i + 1) }) : null, el('span', { class: 'label', text: o.label }), cost ? el('span', { class: 'cost', text: cost }) : null));
     });
     parts.push(list);
-    // The computer opponent plays GCACW; online the other side is a person, so no hints there.
-    if (d.mode !== 'online' && d.setup?.system === 'gcacw') {
+    // The computer opponent plays GCACW; online the other side is a person, so no hints there,
+    // nor for a die entered by hand.
+    if (d.mode !== 'online' && d.setup?.system === 'gcacw' && dec.kind !== 'roll') {
       parts.push(el('p', { class: 'advice' },
         el('button', { type: 'button', id: 'ask-hint', text: 'What would the computer do?', onclick: askHint }),
         el('span', { id: 'hint-answer', class: 'hint-answer' })));

@@ -325,7 +325,7 @@ impl Games {
 ///
 /// # Errors
 /// 403 in an online game (the other side is a person) or when the seat does not decide now; 400
-/// when the game is over or the computer opponent does not play its rule system.
+/// when the game is over, waits for a die entered by hand, or is not a GCACW game.
 pub fn hint_json(loaded: &Loaded, seat: Seat) -> Result<Value, ApiError> {
     if loaded.record.mode == Mode::Online {
         return Err(ApiError::forbidden("no hints in an online game: the other side is a person"));
@@ -337,8 +337,11 @@ pub fn hint_json(loaded: &Loaded, seat: Seat) -> Result<Value, ApiError> {
     }
     let level = Level::default();
     let seed = caisson_ai::bot_seed(game.setup().seed, game.actions().len() as u64);
-    let hint = caisson_ai::advise(game, level, seed)
-        .ok_or_else(|| ApiError::bad_request("the computer opponent does not play this game, so it gives no hints"))?;
+    let hint = caisson_ai::advise(game, level, seed).ok_or_else(|| {
+        ApiError::bad_request(
+            "no hint here: the computer opponent plays the GCACW games only, and a die to enter is no choice",
+        )
+    })?;
     let label = decision.options.iter().find(|c| c.id == hint.choice).map_or("", |c| c.label.as_str());
     Ok(json!({
         "seq": game.actions().len(),
