@@ -346,13 +346,31 @@ impl GcacwHeuristics {
     /// How far `hex` is from being near enough to `o` for a unit of type `mover`, in hexes of
     /// march (movement points on the empty map over [`MP_PER_HEX`], less `within`).
     fn gap_to(rules: &Gcacw, state: &State, o: &Objective, mover: CounterType, hex: Hex) -> f64 {
-        let field = distance_field(rules, Weather::of(rules, state), o.side, mover, &o.hexes);
-        Self::gap_in(rules, o, &field, hex)
+        let goals = Self::open_goals(rules, state, o);
+        let field = distance_field(rules, Weather::of(rules, state), o.side, mover, &goals);
+        Self::gap_in(rules, o, &goals, &field, hex)
     }
 
-    /// [`Self::gap_to`] with the objective's distance field already at hand.
-    fn gap_in(rules: &Gcacw, o: &Objective, field: &[u32], hex: Hex) -> f64 {
-        let near = o.hexes.iter().map(|&h| h.distance(hex)).min().unwrap_or(u16::MAX);
+    /// The goal hexes of `o` worth heading for: of a place one of several hexes meets (HSN Sc 8
+    /// Lynnville or Colored Church), those the enemy does not stand in, while any is free; a unit
+    /// may not enter an enemy-occupied hex (GCACW 6.1) and a free one scores as well.
+    fn open_goals<'o>(rules: &Gcacw, state: &State, o: &'o Objective) -> std::borrow::Cow<'o, [Hex]> {
+        if o.within > 0 || o.region.is_some() || o.each || o.hexes.len() < 2 {
+            return std::borrow::Cow::Borrowed(&o.hexes);
+        }
+        let held = |h: Hex| rules.on_map(state).any(|(e, at)| at == h && rules.unit_side(state, e) != o.side);
+        let free: Vec<Hex> = o.hexes.iter().copied().filter(|&h| !held(h)).collect();
+        if free.is_empty() || free.len() == o.hexes.len() {
+            std::borrow::Cow::Borrowed(&o.hexes)
+        } else {
+            std::borrow::Cow::Owned(free)
+        }
+    }
+
+    /// [`Self::gap_to`] with the objective's goal hexes ([`Self::open_goals`]) and distance
+    /// field already at hand.
+    fn gap_in(rules: &Gcacw, o: &Objective, goals: &[Hex], field: &[u32], hex: Hex) -> f64 {
+        let near = goals.iter().map(|&h| h.distance(hex)).min().unwrap_or(u16::MAX);
         if o.within > 0 && near <= o.within {
             return 0.0;
         }
@@ -380,8 +398,9 @@ impl GcacwHeuristics {
         let (Some(start), Some(o)) = (state.units[u].hex, self.goal(rules, state, u)) else { return via };
         let map = rules.map();
         let ctx = MoveContext::new(rules, state, u);
-        let field = distance_field(rules, Weather::of(rules, state), o.side, rules.unit_type(state, u), &o.hexes);
-        let now = Self::gap_in(rules, o, &field, start);
+        let goals = Self::open_goals(rules, state, o);
+        let field = distance_field(rules, Weather::of(rules, state), o.side, rules.unit_type(state, u), &goals);
+        let now = Self::gap_in(rules, o, &goals, &field, start);
         let budget = u32::from(march.left.halves());
         // Cheapest cost (halves) to each hex, the first step of that path, and whether the
         // march must stop there.
@@ -421,7 +440,7 @@ impl GcacwHeuristics {
         }
         for (hex, (cost, first, _)) in best {
             // Of two ways to the same gap, the cheaper.
-            let gain = now - Self::gap_in(rules, o, &field, hex) - 0.001 * f64::from(cost);
+            let gain = now - Self::gap_in(rules, o, &goals, &field, hex) - 0.001 * f64::from(cost);
             via.entry(first).and_modify(|b: &mut f64| *b = b.max(gain)).or_insert(gain);
         }
         via
@@ -1926,5 +1945,24 @@ mod tests {
         assert!((h.attack_value(Side::Union, &a) - (0.5 * 2.0 * 3.0 - 0.5 * 2.0)).abs() < 1e-9);
         a.rows = vec![row(1.0, CombatResult { rout: true, ..loss(1) }, loss(0))];
         assert!(h.attack_value(Side::Union, &a) > 3.0, "a rout is worth more than its loss");
+    }
+
+    #[test]
+    fn a_division_heads_for_colored_church_when_the_enemy_holds_lynnville() {
+        // HSN Sc 8 victory conditions: Lynnville (0423) or Colored Church (0324). With Walthall
+        // in Lynnville, which no Union unit may enter (GCACW 6.1), the way leads to the church.
+        let (rules, mut state, h) = scenario("hsn-8");
+        let union = h.objectives.iter().find(|o| o.side == Side::Union).expect("a Union objective");
+        let both = GcacwHeuristics::open_goals(&rules, &state, union).into_owned();
+        assert_eq!(both, vec![hex("0423"), hex("0324")], "both free at the start");
+        let walthall = rules.unit_by_id("walthall").expect("walthall");
+        state.units[walthall].hex = Some(hex("0423"));
+        let open = GcacwHeuristics::open_goals(&rules, &state, union).into_owned();
+        assert_eq!(open, vec![hex("0324")]);
+        let kimball = rules.unit_by_id("kimball").expect("kimball");
+        let to_lynnville = h.gap(&rules, &state, kimball, hex("0424"));
+        let at_church = h.gap(&rules, &state, kimball, hex("0324"));
+        assert_eq!(at_church, Some(0.0));
+        assert!(to_lynnville.is_some_and(|g| g > 0.0), "next to the held village is not there: {to_lynnville:?}");
     }
 }
