@@ -837,6 +837,9 @@ impl GcacwHeuristics {
             // Burning a station (GCACW 5.4) is worth what it does to the side's victory points:
             // one the side itself must keep whole (HSN Sc 2 Brentwood) is never burned.
             "burn" => Self::unit(rules, arg).map_or(0.0, |u| {
+                if !victory::scores_stations(rules) {
+                    return 1.2;
+                }
                 let side = rules.unit_side(state, u);
                 let mut after = state.clone();
                 caisson_gcacw::actions::burn(rules, &mut after, u);

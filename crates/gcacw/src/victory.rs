@@ -110,6 +110,18 @@ pub fn record_blockhouse_destroyed(state: &mut State, hex: Hex) {
     state.flags.entry(format!("{BLOCKHOUSE_DESTROYED}{hex}")).or_insert(turn);
 }
 
+/// Whether the scenario's victory points read the station markers (GCACW 5.4): HSN Sc 2's
+/// Brentwood station and HSN Sc 9's destroyed stations. Elsewhere burning a station scores
+/// nothing, which spares the computer player a whole [`score`] per station it could burn.
+#[must_use]
+pub fn scores_stations(rules: &Gcacw) -> bool {
+    let sc = rules.scenario();
+    sc.victory
+        .award
+        .iter()
+        .any(|a| matches!((sc.number, a.id.as_str()), (2, "brentwood-station") | (9, "station-destroyed")))
+}
+
 /// The victory points of the game as it stands: every award of the scenario evaluated and
 /// itemised, the total and its victory level. Facts that [`observe`] has not yet seen in the
 /// present position are taken into account as if it had (the state is not changed).

@@ -772,3 +772,24 @@ fn vp_text_prints_halves() {
     assert_eq!(vp_text(2.0), "2");
     assert_eq!(vp_text(-12.0), "−12");
 }
+
+#[test]
+fn only_the_scenarios_that_say_so_score_burned_stations() {
+    // GCACW 5.4: every station of the map destroyed, at the start of each HSN scenario. The score
+    // moves exactly where `scores_stations` says it may (HSN Sc 2 Brentwood, Sc 9 stations).
+    for n in 1..=9 {
+        let (rules, mut state) = game(n);
+        let before = score(&rules, &state).total;
+        let map = rules.map();
+        for i in 0..map.index_len() {
+            let hex = map.hex_at(i);
+            if map.contains(hex) && rules.is_station(hex) {
+                state.stations.insert(hex, StationMark::Destroyed);
+            }
+        }
+        assert!(!state.stations.is_empty(), "hsn-{n} has stations");
+        let after = score(&rules, &state).total;
+        assert_eq!(victory::scores_stations(&rules), after != before, "hsn-{n}: {before} then {after}");
+        assert_eq!(victory::scores_stations(&rules), n == 2 || n == 9, "hsn-{n}");
+    }
+}
