@@ -352,14 +352,13 @@ impl GcacwHeuristics {
     }
 
     /// The goal hexes of `o` worth heading for: of a place one of several hexes meets (HSN Sc 8
-    /// Lynnville or Colored Church), those the enemy does not stand in, while any is free; a unit
-    /// may not enter an enemy-occupied hex (GCACW 6.1) and a free one scores as well.
+    /// Lynnville or Colored Church), those the enemy does not hold ([`Self::held`]), while any is
+    /// free: a unit may not enter a held hex, and a free one scores as well.
     fn open_goals<'o>(rules: &Gcacw, state: &State, o: &'o Objective) -> std::borrow::Cow<'o, [Hex]> {
         if o.within > 0 || o.region.is_some() || o.each || o.hexes.len() < 2 {
             return std::borrow::Cow::Borrowed(&o.hexes);
         }
-        let held = |h: Hex| rules.on_map(state).any(|(e, at)| at == h && rules.unit_side(state, e) != o.side);
-        let free: Vec<Hex> = o.hexes.iter().copied().filter(|&h| !held(h)).collect();
+        let free: Vec<Hex> = o.hexes.iter().copied().filter(|&h| !Self::held(rules, state, o, h)).collect();
         if free.is_empty() || free.len() == o.hexes.len() {
             std::borrow::Cow::Borrowed(&o.hexes)
         } else {
@@ -580,15 +579,18 @@ impl GcacwHeuristics {
     /// else all. An undestroyed Union fort holds its hex against the Confederates even with no
     /// one in it: they may enter only once an attack has destroyed it (HSN-A 8.0).
     fn attainable(rules: &Gcacw, state: &State, o: &Objective) -> f64 {
-        let held = |h: &Hex| {
-            (o.side == Side::Confederate && combat::undestroyed_fort(rules, state, *h))
-                || rules.on_map(state).any(|(e, at)| at == *h && rules.unit_side(state, e) != o.side)
-        };
-        if o.region.is_none() && !o.hexes.is_empty() && o.hexes.iter().all(held) {
+        if o.region.is_none() && !o.hexes.is_empty() && o.hexes.iter().all(|&h| Self::held(rules, state, o, h)) {
             0.2
         } else {
             1.0
         }
+    }
+
+    /// Whether goal hex `h` of `o` is closed to `o`'s side: an enemy unit stands in it (GCACW
+    /// 6.1), or, against the Confederates, an undestroyed Union fort holds it (HSN-A 8.0).
+    fn held(rules: &Gcacw, state: &State, o: &Objective, h: Hex) -> bool {
+        (o.side == Side::Confederate && combat::undestroyed_fort(rules, state, h))
+            || rules.on_map(state).any(|(e, at)| at == h && rules.unit_side(state, e) != o.side)
     }
 
     /// How far unit `u` would be from its objective if it stood in `hex` (`None`: no objective).
