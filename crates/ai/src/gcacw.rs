@@ -419,8 +419,10 @@ impl GcacwHeuristics {
     /// still get this march by going that way (in hexes of march): the cheapest paths with the
     /// movement points left, priced as the march would pay them now (GCACW 6.1, 6.2: terrain,
     /// roads, friendly units in the way, enemy ZOC that stops the march). Empty without an
-    /// objective.
-    fn reach_via(&self, rules: &Gcacw, state: &State, march: &March) -> BTreeMap<Hex, f64> {
+    /// objective. `around`: the rest of the way goes around enemy works ([`blocked_field`]);
+    /// without it, as over the empty map (cheaper: [`Self::can_progress`] asks for every unit
+    /// near the enemy in every action decision, where only whether it can get nearer counts).
+    fn reach_via(&self, rules: &Gcacw, state: &State, march: &March, around: bool) -> BTreeMap<Hex, f64> {
         let u = march.unit;
         let mut via = BTreeMap::new();
         let (Some(start), Some(o)) = (state.units[u].hex, self.goal(rules, state, u)) else { return via };
@@ -428,7 +430,8 @@ impl GcacwHeuristics {
         let ctx = MoveContext::new(rules, state, u);
         let goals = Self::open_goals(rules, state, o);
         let mover = rules.unit_type(state, u);
-        let mut field = blocked_field(rules, state, o.side, mover, &goals, self.closed(rules, state, u, &goals));
+        let closed = if around { self.closed(rules, state, u, &goals) } else { Vec::new() };
+        let mut field = blocked_field(rules, state, o.side, mover, &goals, closed);
         if map.index(start).is_none_or(|i| field[i] == u32::MAX) {
             // No way around the enemy: as if through it.
             field = distance_field(rules, Weather::of(rules, state), o.side, mover, &goals);
@@ -774,7 +777,7 @@ impl GcacwHeuristics {
         }
         let ma = if rules.unit_type(state, u) == CounterType::Cavalry { 6 } else { 4 };
         let march = caisson_gcacw::march::new_march(rules, state, u, ma);
-        self.reach_via(rules, state, &march).values().any(|&gain| gain > 0.05)
+        self.reach_via(rules, state, &march, false).values().any(|&gain| gain > 0.05)
     }
 
     /// On the scenario's last turn, a unit about one march short of its objective makes or
@@ -1081,7 +1084,7 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                         id,
                     ),
                     "move" => march.map_or(0.0, |m| {
-                        let via = via.get_or_insert_with(|| self.reach_via(rules, state, m));
+                        let via = via.get_or_insert_with(|| self.reach_via(rules, state, m, true));
                         self.move_prior(rules, state, m.unit, id, &c.label, via)
                     }),
                     "attack-confirm" => self.battle_prior(rules, state, side, id),
@@ -1404,7 +1407,7 @@ thread_local! {
 /// [`distance_field`] with the `closed` hexes (where the enemy stands, [`GcacwHeuristics::closed`])
 /// closed, as GCACW 6.2 closes any enemy-occupied hex to a march: a march scored on it goes around
 /// a fortified line instead of up against it. HSN Sc 6, ai-easy against random, Union wins of
-/// 400: 381 instead of 361 (seeds 1001-1400), 380 instead of 354 (seeds 2001-2400), the
+/// 400: 379 instead of 361 (seeds 1001-1400), 383 instead of 354 (seeds 2001-2400), the
 /// divisions no longer piling up in front of the Confederate works on the way to Brentwood.
 /// Closing every enemy hex won as much there, but cost HSN Sc 5's Confederate raiders 28 of 800
 /// wins (they attack the weak Union garrisons in their way); adding a cost for entering an enemy
