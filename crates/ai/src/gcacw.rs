@@ -1404,8 +1404,8 @@ thread_local! {
     static BLOCKED: RefCell<Vec<(FieldKey, Vec<Hex>, Field)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// [`distance_field`] with the `closed` hexes (where the enemy stands, [`GcacwHeuristics::closed`])
-/// closed, as GCACW 6.2 closes any enemy-occupied hex to a march: a march scored on it goes around
+/// [`distance_field`] with the enemy-held hexes of `closed` ([`GcacwHeuristics::closed`]) shut,
+/// as GCACW 6.2 shuts any enemy-occupied hex to a march: a march scored on it goes around
 /// a fortified line instead of up against it. HSN Sc 6, ai-easy against random, Union wins of
 /// 400: 379 instead of 361 (seeds 1001-1400), 383 instead of 354 (seeds 2001-2400), the
 /// divisions no longer piling up in front of the Confederate works on the way to Brentwood.
@@ -1443,6 +1443,7 @@ fn blocked_field(
     field
 }
 
+/// The mover type's part of a [`FieldKey`] (a field differs by who moves: cavalry, wagons).
 fn mover_code(mover: CounterType) -> u8 {
     match mover {
         CounterType::Infantry => 0,
