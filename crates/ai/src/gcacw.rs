@@ -119,6 +119,14 @@ pub struct Objective {
     /// Combat of 1 or more; a disorganized Manpower 1 cavalry brigade, Combat ½, alone does not).
     #[serde(default)]
     pub min_combat: u8,
+    /// Set on the objective that draws units to a clear area ([`Clear`]): the kind of enemy
+    /// units to drive out of its hexes. A unit is there only once it stands next to one of
+    /// them, where it can attack (GCACW 7.1); standing in the area does not clear it. HSN Sc 6,
+    /// ai-easy against random, Union wins of 2,000 (seeds 1001-1400 ... 5001-5400): 1,904
+    /// instead of 1,890, the divisions no longer entrenching in the ring while Confederate
+    /// divisions 3 hexes off spoil its 25 VP.
+    #[serde(skip)]
+    pub drive_out: Option<Units>,
 }
 
 /// One `[[clear]]` row of `data/hsn.toml`: an area a side wants free of certain enemy units at
@@ -309,6 +317,7 @@ impl GcacwHeuristics {
                     region: None,
                     blockhouse: false,
                     min_combat: 0,
+                    drive_out: Some(c.units),
                 };
                 (c, draw)
             })
@@ -353,7 +362,31 @@ impl GcacwHeuristics {
     fn gap_to(rules: &Gcacw, state: &State, o: &Objective, mover: CounterType, hex: Hex) -> f64 {
         let goals = Self::open_goals(rules, state, o);
         let field = distance_field(rules, Weather::of(rules, state), o.side, mover, &goals);
-        Self::gap_in(rules, o, &goals, &field, hex)
+        Self::gap_in(rules, o, &goals, &field, &Self::targets(rules, state, o), hex)
+    }
+
+    /// The hexes of the enemy units `o` wants driven out ([`Objective::drive_out`]): the
+    /// undemoralized ones of its kind standing in its hexes, each hex once. Empty for an
+    /// ordinary objective, or once the area is clear.
+    fn targets(rules: &Gcacw, state: &State, o: &Objective) -> Vec<Hex> {
+        let Some(kind) = o.drive_out else { return Vec::new() };
+        Self::enemy_in(rules, state, o.side, kind, |h| o.hexes.contains(&h))
+    }
+
+    /// The hexes of the undemoralized units of kind `kind` of `side`'s enemy standing where
+    /// `covers` says, each hex once.
+    fn enemy_in(rules: &Gcacw, state: &State, side: Side, kind: Units, covers: impl Fn(Hex) -> bool) -> Vec<Hex> {
+        let mut hexes: Vec<Hex> = rules
+            .on_map(state)
+            .filter(|&(e, h)| {
+                let counter = rules.unit_counter(state, e);
+                counter.side != side && state.units[e].demoralized == 0 && covers(h) && kind.admits(counter)
+            })
+            .map(|(_, h)| h)
+            .collect();
+        hexes.sort();
+        hexes.dedup();
+        hexes
     }
 
     /// The goal hexes of `o` worth heading for: of a place one of several hexes meets (HSN Sc 8
@@ -371,9 +404,16 @@ impl GcacwHeuristics {
         }
     }
 
-    /// [`Self::gap_to`] with the objective's goal hexes ([`Self::open_goals`]) and distance
-    /// field already at hand.
-    fn gap_in(rules: &Gcacw, o: &Objective, goals: &[Hex], field: &[u32], hex: Hex) -> f64 {
+    /// [`Self::gap_to`] with the objective's goal hexes ([`Self::open_goals`]), distance
+    /// field and enemy units to drive out ([`Self::targets`]) already at hand. With targets,
+    /// the gap is at least the hexes short of standing next to one of them.
+    fn gap_in(rules: &Gcacw, o: &Objective, goals: &[Hex], field: &[u32], targets: &[Hex], hex: Hex) -> f64 {
+        let closing = targets.iter().map(|&t| t.distance(hex)).min().map_or(0.0, |d| f64::from(d.saturating_sub(1)));
+        Self::gap_to_goals(rules, o, goals, field, hex).max(closing)
+    }
+
+    /// [`Self::gap_in`] without the enemy units to drive out.
+    fn gap_to_goals(rules: &Gcacw, o: &Objective, goals: &[Hex], field: &[u32], hex: Hex) -> f64 {
         let near = goals.iter().map(|&h| h.distance(hex)).min().unwrap_or(u16::MAX);
         if o.within > 0 && near <= o.within {
             return 0.0;
@@ -436,7 +476,8 @@ impl GcacwHeuristics {
             // No way around the enemy: as if through it.
             field = distance_field(rules, Weather::of(rules, state), o.side, mover, &goals);
         }
-        let now = Self::gap_in(rules, o, &goals, &field, start);
+        let targets = Self::targets(rules, state, o);
+        let now = Self::gap_in(rules, o, &goals, &field, &targets, start);
         let budget = u32::from(march.left.halves());
         // Cheapest cost (halves) to each hex, the first step of that path, and whether the
         // march must stop there.
@@ -476,7 +517,7 @@ impl GcacwHeuristics {
         }
         for (hex, (cost, first, _)) in best {
             // Of two ways to the same gap, the cheaper.
-            let gain = now - Self::gap_in(rules, o, &goals, &field, hex) - 0.001 * f64::from(cost);
+            let gain = now - Self::gap_in(rules, o, &goals, &field, &targets, hex) - 0.001 * f64::from(cost);
             via.entry(first).and_modify(|b: &mut f64| *b = b.max(gain)).or_insert(gain);
         }
         via
@@ -569,17 +610,7 @@ impl GcacwHeuristics {
     /// The hexes of the enemy units that keep area `c` from being clear (undemoralized, of its
     /// kind), each once.
     fn in_area(rules: &Gcacw, state: &State, c: &Clear) -> Vec<Hex> {
-        let mut hexes: Vec<Hex> = rules
-            .on_map(state)
-            .filter(|&(e, h)| {
-                let counter = rules.unit_counter(state, e);
-                counter.side != c.side && state.units[e].demoralized == 0 && c.covers(h) && c.units.admits(counter)
-            })
-            .map(|(_, h)| h)
-            .collect();
-        hexes.sort();
-        hexes.dedup();
-        hexes
+        Self::enemy_in(rules, state, c.side, c.units, |h| c.covers(h))
     }
 
     /// What driving the defenders out of `target` does for the areas `side` wants clear: for
@@ -2039,6 +2070,37 @@ mod tests {
         // A demoralized division no longer counts.
         state.units[clayton].demoralized = 1;
         assert_eq!(h.clear_value(&rules, &state, Side::Union, hex("5008"), &a), 0.0);
+    }
+
+    #[test]
+    fn a_division_in_the_ring_still_closes_on_the_confederates_that_spoil_it() {
+        // HSN Sc 6 on its last turn: McArthur holds Brentwood and Clayton's division stands in
+        // 5008, 2 hexes from it. Beatty, in 5111 inside the ring but 3 hexes from Clayton, has
+        // not cleared anything yet: he must get next to Clayton to attack him.
+        let (rules, mut state, h) = scenario("hsn-6");
+        state.turn = rules.scenario().turns;
+        for u in 0..state.units.len() {
+            if rules.unit_side(&state, u) == Side::Confederate {
+                state.units[u].hex = None;
+            }
+        }
+        let id = |name: &str| rules.unit_by_id(name).expect("a unit");
+        let (mcarthur, beatty, clayton) = (id("mcarthur"), id("beatty"), id("clayton"));
+        let (brentwood, inside, blacksmith) = (hex("4910"), hex("5111"), hex("5008"));
+        assert!(inside.distance(brentwood) <= 2 && inside.distance(blacksmith) == 3);
+        state.units[mcarthur].hex = Some(brentwood);
+        state.units[clayton].hex = Some(blacksmith);
+        state.units[beatty].hex = Some(inside);
+        assert_eq!(h.goal(&rules, &state, beatty).expect("a goal").vp, 25.0);
+        assert_eq!(h.gap_now(&rules, &state, beatty), 2.0);
+        assert!(h.march_prior(&rules, &state, beatty) > 1.0, "Beatty marches on Clayton");
+        let (_, beside) = rules.map().neighbors(blacksmith).find(|&(_, n)| n.distance(brentwood) <= 2).expect("a hex");
+        state.units[beatty].hex = Some(beside);
+        assert_eq!(h.gap_now(&rules, &state, beatty), 0.0);
+        // Once Clayton is demoralized the ring is clear and draws no one.
+        state.units[clayton].demoralized = 1;
+        state.units[beatty].hex = Some(inside);
+        assert_eq!(h.goal(&rules, &state, beatty).map(|o| o.vp), None);
     }
 
     #[test]
