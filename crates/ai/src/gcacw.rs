@@ -774,6 +774,20 @@ impl GcacwHeuristics {
         self.active(rules, state).any(|o| o.side == side && o.hexes.contains(&hex))
     }
 
+    /// Whether `side`'s units in `hex` hold an objective there that scores for holding it: one
+    /// of them counts for it (not a blockhouse, which scores for its destruction). Cavalry
+    /// there stands rather than retreat before an attack: HSN Sc 5, ai-easy against random,
+    /// Confederate wins of 2,000 (seeds 1001-1400 ... 5001-5400): 1,914 instead of 1,891, the
+    /// raiders no longer riding out of Murfreesboro and the villages as the game ends.
+    fn holds_objective(&self, rules: &Gcacw, state: &State, side: Side, hex: Hex) -> bool {
+        self.active(rules, state).any(|o| {
+            o.side == side
+                && !o.blockhouse
+                && o.hexes.contains(&hex)
+                && rules.on_map(state).any(|(u, at)| at == hex && Self::counts(rules, state, o, u))
+        })
+    }
+
     fn unit(rules: &Gcacw, id: &str) -> Option<usize> {
         rules.unit_by_id(id)
     }
@@ -1172,10 +1186,18 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                         _ => 0.5,
                     },
                     "cavalry-retreat" => {
-                        if verb == "cavalry-retreat" {
-                            1.0
-                        } else {
-                            0.0
+                        let retreat_from =
+                            |id: &str| id.strip_prefix("cavalry-retreat:").and_then(|h| h.parse::<Hex>().ok());
+                        // GCACW 7.7: retreating before the attack saves the riders, but gives up
+                        // for certain a place they hold for their side's VP; standing may keep it.
+                        let holding = decision
+                            .options
+                            .iter()
+                            .filter_map(|o| retreat_from(&o.id))
+                            .any(|h| self.holds_objective(rules, state, side, h));
+                        match (verb, holding) {
+                            ("cavalry-retreat", false) | ("stand", true) => 1.0,
+                            _ => 0.0,
                         }
                     }
                     "force-march" => match (
@@ -1559,6 +1581,7 @@ mod tests {
     use super::*;
     use caisson_gcacw::registry::hsn;
     use caisson_gcacw::Settings;
+    use caisson_kernel::Choice;
 
     #[test]
     fn distance_fields_follow_the_roads_to_franklin() {
@@ -2101,6 +2124,34 @@ mod tests {
         state.units[clayton].demoralized = 1;
         state.units[beatty].hex = Some(inside);
         assert_eq!(h.goal(&rules, &state, beatty).map(|o| o.vp), None);
+    }
+
+    #[test]
+    fn cavalry_holding_a_place_that_scores_stands_instead_of_retreating() {
+        // HSN Sc 5 on its last turn: Ross and Crossland hold Murfreesboro (5232), 6 Confederate
+        // VP at game end. A cavalry retreat (GCACW 7.7) would give it up; elsewhere they retreat.
+        let (rules, mut state, h) = scenario("hsn-5");
+        state.turn = rules.scenario().turns;
+        let id = |name: &str| rules.unit_by_id(name).expect("a unit");
+        let riders = [id("ross"), id("crossland")];
+        let ask = |state: &mut State, at: &str| {
+            for &u in &riders {
+                state.units[u].hex = Some(hex(at));
+            }
+            let decision = Decision {
+                side: Side::Confederate.id().to_string(),
+                kind: "cavalry-retreat".to_string(),
+                prompt: String::new(),
+                options: vec![
+                    Choice::new(format!("cavalry-retreat:{at}"), "Ross, Crossland retreat"),
+                    Choice::new("stand", "Stand"),
+                ],
+            };
+            let p = h.priors(&rules, state, &decision);
+            p[1] > p[0]
+        };
+        assert!(ask(&mut state, "5232"), "they stand in Murfreesboro");
+        assert!(!ask(&mut state, "5330"), "they retreat from a hex that scores nothing");
     }
 
     #[test]
