@@ -2057,17 +2057,23 @@ mod tests {
         assert!(nearer >= 7, "divisions at least 3 hexes nearer after Turn 1: {nearer}; {before:?} → {after:?}");
     }
 
+    /// Scenario `id` on its last turn, with every unit of `side` off the map.
+    fn last_turn_without(id: &str, side: Side) -> (Gcacw, State, GcacwHeuristics) {
+        let (rules, mut state, h) = scenario(id);
+        state.turn = rules.scenario().turns;
+        for u in 0..state.units.len() {
+            if rules.unit_side(&state, u) == side {
+                state.units[u].hex = None;
+            }
+        }
+        (rules, state, h)
+    }
+
     #[test]
     fn once_brentwood_is_held_the_other_divisions_go_to_drive_the_confederates_off_its_ring() {
         // HSN Sc 6 on its last turn: McArthur holds Brentwood, Clayton's division stands 2 hexes
         // from it, which costs the Union the 25 VP of a clear ring (victory conditions).
-        let (rules, mut state, h) = scenario("hsn-6");
-        state.turn = rules.scenario().turns;
-        for u in 0..state.units.len() {
-            if rules.unit_side(&state, u) == Side::Confederate {
-                state.units[u].hex = None;
-            }
-        }
+        let (rules, mut state, h) = last_turn_without("hsn-6", Side::Confederate);
         let id = |name: &str| rules.unit_by_id(name).expect("a unit");
         let (mcarthur, beatty, clayton) = (id("mcarthur"), id("beatty"), id("clayton"));
         state.units[mcarthur].hex = Some(hex("4910"));
@@ -2100,13 +2106,7 @@ mod tests {
         // HSN Sc 6 on its last turn: McArthur holds Brentwood and Clayton's division stands in
         // 5008, 2 hexes from it. Beatty, in 5111 inside the ring but 3 hexes from Clayton, has
         // not cleared anything yet: he must get next to Clayton to attack him.
-        let (rules, mut state, h) = scenario("hsn-6");
-        state.turn = rules.scenario().turns;
-        for u in 0..state.units.len() {
-            if rules.unit_side(&state, u) == Side::Confederate {
-                state.units[u].hex = None;
-            }
-        }
+        let (rules, mut state, h) = last_turn_without("hsn-6", Side::Confederate);
         let id = |name: &str| rules.unit_by_id(name).expect("a unit");
         let (mcarthur, beatty, clayton) = (id("mcarthur"), id("beatty"), id("clayton"));
         let (brentwood, inside, blacksmith) = (hex("4910"), hex("5111"), hex("5008"));
