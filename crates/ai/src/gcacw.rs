@@ -2071,15 +2071,22 @@ mod tests {
         (rules, state, h)
     }
 
+    /// HSN Sc 6 on its last turn, no Confederates but Clayton's division in 5008, 2 hexes from
+    /// Brentwood, which McArthur holds: Clayton costs the Union the 25 VP of a clear ring
+    /// (victory conditions).
+    fn ring_spoiled_by_clayton() -> (Gcacw, State, GcacwHeuristics) {
+        let (rules, mut state, h) = last_turn_without("hsn-6", Side::Confederate);
+        for (name, at) in [("mcarthur", "4910"), ("clayton", "5008")] {
+            state.units[rules.unit_by_id(name).expect("a unit")].hex = Some(hex(at));
+        }
+        (rules, state, h)
+    }
+
     #[test]
     fn once_brentwood_is_held_the_other_divisions_go_to_drive_the_confederates_off_its_ring() {
-        // HSN Sc 6 on its last turn: McArthur holds Brentwood, Clayton's division stands 2 hexes
-        // from it, which costs the Union the 25 VP of a clear ring (victory conditions).
-        let (rules, mut state, h) = last_turn_without("hsn-6", Side::Confederate);
+        let (rules, mut state, h) = ring_spoiled_by_clayton();
         let id = |name: &str| rules.unit_by_id(name).expect("a unit");
-        let (mcarthur, beatty, clayton) = (id("mcarthur"), id("beatty"), id("clayton"));
-        state.units[mcarthur].hex = Some(hex("4910"));
-        state.units[clayton].hex = Some(hex("5008"));
+        let (beatty, clayton) = (id("beatty"), id("clayton"));
         let (_, beside) = rules.map().neighbors(hex("5008")).next().expect("a neighbour");
         state.units[beatty].hex = Some(beside);
         // Brentwood needs no one else: Beatty's job is the ring.
@@ -2105,14 +2112,11 @@ mod tests {
 
     #[test]
     fn cavalry_with_nothing_else_to_do_rides_to_clear_brentwoods_ring() {
-        // HSN Sc 6 on its last turn: McArthur holds Brentwood and Clayton's division stands 2
-        // hexes from it, spoiling the ring's 25 VP. Coon's cavalry brigade counts for no place
-        // of its own: it goes to help drive Clayton out, and is there once next to him.
-        let (rules, mut state, h) = last_turn_without("hsn-6", Side::Confederate);
+        // Coon's cavalry brigade counts for no place of its own: it goes to help drive Clayton
+        // out, and is there once next to him.
+        let (rules, mut state, h) = ring_spoiled_by_clayton();
         let id = |name: &str| rules.unit_by_id(name).expect("a unit");
-        let (mcarthur, coon, clayton) = (id("mcarthur"), id("coon"), id("clayton"));
-        state.units[mcarthur].hex = Some(hex("4910"));
-        state.units[clayton].hex = Some(hex("5008"));
+        let coon = id("coon");
         let goal = h.goal(&rules, &state, coon).expect("a goal");
         assert_eq!(goal.vp, 25.0);
         assert_eq!(goal.drive_out, Some(Units::InfantryDivision));
@@ -2124,16 +2128,13 @@ mod tests {
 
     #[test]
     fn a_division_in_the_ring_still_closes_on_the_confederates_that_spoil_it() {
-        // HSN Sc 6 on its last turn: McArthur holds Brentwood and Clayton's division stands in
-        // 5008, 2 hexes from it. Beatty, in 5111 inside the ring but 3 hexes from Clayton, has
-        // not cleared anything yet: he must get next to Clayton to attack him.
-        let (rules, mut state, h) = last_turn_without("hsn-6", Side::Confederate);
+        // Beatty, in 5111 inside the ring but 3 hexes from Clayton, has not cleared anything
+        // yet: he must get next to Clayton to attack him.
+        let (rules, mut state, h) = ring_spoiled_by_clayton();
         let id = |name: &str| rules.unit_by_id(name).expect("a unit");
-        let (mcarthur, beatty, clayton) = (id("mcarthur"), id("beatty"), id("clayton"));
+        let (beatty, clayton) = (id("beatty"), id("clayton"));
         let (brentwood, inside, blacksmith) = (hex("4910"), hex("5111"), hex("5008"));
         assert!(inside.distance(brentwood) <= 2 && inside.distance(blacksmith) == 3);
-        state.units[mcarthur].hex = Some(brentwood);
-        state.units[clayton].hex = Some(blacksmith);
         state.units[beatty].hex = Some(inside);
         assert_eq!(h.goal(&rules, &state, beatty).expect("a goal").vp, 25.0);
         assert_eq!(h.gap_now(&rules, &state, beatty), 2.0);
