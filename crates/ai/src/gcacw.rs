@@ -24,6 +24,7 @@ use caisson_gcacw::combat::{self, Assessment, Attack};
 use caisson_gcacw::movement::{self, MoveContext};
 use caisson_gcacw::rules::Board;
 use caisson_gcacw::state::{March, Stage, State};
+use caisson_gcacw::transfer;
 use caisson_gcacw::zoc::Zoc;
 use caisson_gcacw::{victory, Gcacw, Side};
 use caisson_hexmap::Hex;
@@ -842,6 +843,34 @@ impl GcacwHeuristics {
         }
     }
 
+    /// Whether unit `u` scores on its own on the scenario's last turn: its objective counts each
+    /// unit that gets there (HSN Sc 1: every Union infantry division within 3 hexes of Columbia).
+    /// Such units are better marched on separate Movement Allowance rolls (GCACW 5.2): one roll
+    /// for all of them strands them all together when it is low, and with several rolls a low
+    /// one strands only one unit.
+    fn scores_alone(&self, rules: &Gcacw, state: &State, u: usize) -> bool {
+        Self::caution(rules, state) < 1.0 && self.goal(rules, state, u).is_some_and(|o| o.each)
+    }
+
+    /// Where leader `l` keeps the units of his command that score alone ([`Self::scores_alone`])
+    /// in his radius while they march one at a time: with the one farthest from its objective,
+    /// the last to get there. `None` with fewer than two such units still short of it.
+    fn rearmost(&self, rules: &Gcacw, state: &State, l: usize) -> Option<usize> {
+        let side = rules.leader_counter(state, l).side;
+        let leader = state.leaders[l].counter as usize;
+        let short: Vec<(f64, usize)> = rules
+            .on_map(state)
+            .filter(|&(u, _)| rules.unit_side(state, u) == side && rules.may_attach(state, leader, u))
+            .filter(|&(u, _)| self.scores_alone(rules, state, u))
+            .map(|(u, _)| (self.gap_now(rules, state, u), u))
+            .filter(|&(gap, _)| gap > 0.0)
+            .collect();
+        if short.len() < 2 {
+            return None;
+        }
+        short.into_iter().max_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, u)| u)
+    }
+
     /// About how far (in hexes of march, as [`Self::gap_to`] counts them) one march of a unit
     /// of type `mover` goes: half its best Movement Allowance roll.
     fn march_reach(mover: CounterType) -> f64 {
@@ -1245,7 +1274,16 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                         {
                             0.8
                         }
-                        ("done", _) => 0.5,
+                        // Units that score alone march on a roll each (HSN Sc 1, ai-easy against
+                        // random, seeds 1001-5400: Union 1,944 wins of 2,000 instead of 1,873).
+                        ("done", _) => match &state.stage {
+                            Stage::ActivateSelect { selected, .. }
+                                if selected.iter().all(|&(u, _)| self.scores_alone(rules, state, u)) =>
+                            {
+                                5.0
+                            }
+                            _ => 0.5,
+                        },
                         _ => -2.0,
                     },
                     // The unit nearest its objective first: a column on a road then moves off the front, and
@@ -1258,6 +1296,27 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                     },
                     "transfer" => match verb {
                         "done" | "cancel" => 1.0,
+                        // A leader whose units march one at a time stays with the hindmost, so
+                        // that none falls out of his radius (GCACW 5.2) while the others go ahead.
+                        "transfer" => rules.leader_by_id(arg).map_or(0.0, |l| {
+                            let to = self.rearmost(rules, state, l).filter(|&r| state.leaders[l].with != Some(r));
+                            let board = rules.board(state);
+                            if to.is_some_and(|r| {
+                                transfer::targets(rules, state, &board, l, transfer::TRANSFER_HEXES).contains(&r)
+                            }) {
+                                2.0
+                            } else {
+                                0.0
+                            }
+                        }),
+                        "to" => match (&state.stage, unit) {
+                            (Stage::Transfers { picking: Some(l), .. }, Some(u))
+                                if self.rearmost(rules, state, *l) == Some(u) =>
+                            {
+                                2.0
+                            }
+                            _ => 0.0,
+                        },
                         _ => 0.0,
                     },
                     "rail-move" | "rail-march" => match &state.stage {
@@ -1718,6 +1777,36 @@ mod tests {
     }
 
     #[test]
+    fn divisions_that_score_one_by_one_march_on_a_roll_each_with_their_leader_at_the_back() {
+        use crate::search::Sim;
+        // HSN Sc 1 (one turn): each Union infantry division short of Columbia costs 3 VP on its
+        // own, so one low roll for all of Stanley's divisions (GCACW 5.2) must not strand them
+        // all. Stanley first joins Waters, the farthest back.
+        let (rules, state, h) = scenario("hsn-1");
+        let mut sim = Sim::new(&rules, state, 3);
+        let best = |sim: &mut Sim<Gcacw>| {
+            let d = sim.settle().expect("the game goes on");
+            let priors = h.priors(&rules, &sim.state, &d);
+            let i = crate::search::policy_pick(&priors, 0.0, sim.dice());
+            (d.kind.clone(), d.options[i].id.clone())
+        };
+        assert_eq!(best(&mut sim), ("transfer".to_string(), "transfer:stanley".to_string()));
+        assert!(sim.choose("transfer:stanley"));
+        assert_eq!(best(&mut sim), ("transfer".to_string(), "to:waters".to_string()));
+        // Then an activation takes one division, and the next roll is another's.
+        while sim.settle().is_some_and(|d| !(d.side == Side::Union.id() && d.kind == "action")) {
+            let (_, id) = best(&mut sim);
+            assert!(sim.choose(&id));
+        }
+        assert!(sim.choose("activate:stanley"));
+        let (kind, first) = best(&mut sim);
+        assert_eq!(kind, "activate-select");
+        assert!(first.starts_with("march:"), "{first}");
+        assert!(sim.choose(&first));
+        assert_eq!(best(&mut sim).1, "done");
+    }
+
+    #[test]
     fn an_activated_column_marches_off_its_front_first() {
         use crate::search::Sim;
         // HSN Sc 1: Stanley's divisions stand one behind the other on the pike to Columbia. The
@@ -1734,6 +1823,10 @@ mod tests {
             let pick = if d.side == Side::Union.id() && d.kind == "action" && !activated {
                 activated = true;
                 "activate:stanley".to_string()
+            } else if d.kind == "activate-select" {
+                // All of them, as a player would on any but the last turn (on Sc 1's one turn
+                // the AI takes them one by one: they score one by one).
+                d.options.iter().find(|o| o.id.starts_with("march:")).map_or("done", |o| &o.id).to_string()
             } else if d.side == Side::Union.id() {
                 let priors = h.priors(&rules, &sim.state, &d);
                 d.options[crate::search::policy_pick(&priors, 0.0, sim.dice())].id.clone()
