@@ -1787,7 +1787,7 @@ mod tests {
         let best = |sim: &mut Sim<Gcacw>| {
             let d = sim.settle().expect("the game goes on");
             let priors = h.priors(&rules, &sim.state, &d);
-            let i = crate::search::policy_pick(&priors, 0.0, sim.dice());
+            let i = crate::search::policy_pick(&priors);
             (d.kind.clone(), d.options[i].id.clone())
         };
         assert_eq!(best(&mut sim), ("transfer".to_string(), "transfer:stanley".to_string()));
@@ -1829,7 +1829,7 @@ mod tests {
                 d.options.iter().find(|o| o.id.starts_with("march:")).map_or("done", |o| &o.id).to_string()
             } else if d.side == Side::Union.id() {
                 let priors = h.priors(&rules, &sim.state, &d);
-                d.options[crate::search::policy_pick(&priors, 0.0, sim.dice())].id.clone()
+                d.options[crate::search::policy_pick(&priors)].id.clone()
             } else {
                 d.options.iter().find(|o| o.id == "pass").unwrap_or(&d.options[0]).id.clone()
             };
@@ -1837,7 +1837,7 @@ mod tests {
         };
         assert!(decision.options.len() >= 3, "{:?}", decision.options);
         let priors = h.priors(&rules, &sim.state, &decision);
-        let first = decision.options[crate::search::policy_pick(&priors, 0.0, sim.dice())].id.clone();
+        let first = decision.options[crate::search::policy_pick(&priors)].id.clone();
         let gap = |id: &str| {
             let u = rules.unit_by_id(id.strip_prefix("next:").expect("next:")).expect("unit");
             h.gap_now(&rules, &sim.state, u)
@@ -1867,8 +1867,7 @@ mod tests {
                 break;
             }
             let priors = h.priors(&rules, &state, &d);
-            let pick =
-                d.options[crate::search::policy_pick(&priors, 0.0, &mut caisson_kernel::Dice::new(1))].id.clone();
+            let pick = d.options[crate::search::policy_pick(&priors)].id.clone();
             if pick == "end" {
                 break;
             }

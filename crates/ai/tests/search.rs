@@ -38,7 +38,7 @@ fn first_decision(race: &Race) -> (RaceState, Decision) {
     }
 }
 
-const BUDGET: Budget = Budget { candidates: 3, rollouts: 8, horizon: 1, epsilon: 0.0 };
+const BUDGET: Budget = Budget { candidates: 3, rollouts: 8, horizon: 1 };
 
 #[test]
 fn a_clearly_better_option_overrules_the_prior() {
