@@ -8,8 +8,9 @@
 //! is valued for the deciding side ([`Heuristics::value`]). Every candidate meets the same dice in
 //! its n-th rollout (common random numbers), so the comparison is between choices, not between
 //! lucky and unlucky rolls. The best prior stands unless another candidate beats it clearly: by a
-//! margin beyond a share of the spread of their paired differences. All of it is deterministic
-//! for a seed.
+//! margin beyond a share of the spread of their paired differences. The rollouts go in rounds,
+//! and after a few a candidate that cannot plausibly clear that bar is dropped; once none is
+//! left but the best prior, the search ends. All of it is deterministic for a seed.
 
 use caisson_kernel::{random_choice, Decision, Dice, Pending, Rules};
 
@@ -117,6 +118,13 @@ const CLEAR_MARGIN: f64 = 0.5;
 /// of [`CLEAR_MARGIN`]: about one standard error of the mean of 12 rollouts.
 const SPREAD_SHARE: f64 = 0.3;
 
+/// Rounds of rollouts after which a candidate that cannot plausibly clear the bar is dropped
+/// ([`contender`]), and the search ends once only the best prior is left.
+const PRUNE_AFTER: usize = 4;
+
+/// Standard errors of the mean gain a dropped candidate falls short of the bar by.
+const PRUNE_Z: f64 = 2.0;
+
 /// What one decision's search did: the option chosen and the playouts (rollouts) it ran.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Searched {
@@ -156,38 +164,71 @@ pub fn search<R: Rules, H: Heuristics<R>>(
     }
     let mut root = state.clone();
     h.trim(&mut root);
-    let searched =
-        order.iter().filter(|&&i| priors.get(i).is_some_and(|p| *p > f64::NEG_INFINITY)).take(budget.candidates);
+    let candidates: Vec<&str> = order
+        .iter()
+        .filter(|&&i| priors.get(i).is_some_and(|p| *p > f64::NEG_INFINITY))
+        .take(budget.candidates)
+        .filter_map(|&i| options.get(i).map(|o| o.id.as_str()))
+        .collect();
     // Each candidate's rollout values; the n-th rollout of every candidate meets the same dice.
-    let mut tried: Vec<(&str, Vec<f64>)> = Vec::new();
+    // The rollouts go in rounds, one for every candidate still in the running.
+    let mut values: Vec<Vec<f64>> = vec![Vec::new(); candidates.len()];
+    let mut running = vec![true; candidates.len()];
     let (mut playouts, mut playout_decisions) = (0, 0);
-    for &i in searched {
-        let Some(option) = options.get(i) else { continue };
-        let values = (0..budget.rollouts)
-            .map(|r| {
-                let (value, steps) = rollout(rules, &root, &option.id, h, &decision.side, budget, mix(seed, r as u64));
-                playouts += 1;
-                playout_decisions += steps;
-                value
-            })
-            .collect();
-        tried.push((option.id.as_str(), values));
+    for r in 0..budget.rollouts {
+        for (c, id) in candidates.iter().enumerate() {
+            if !running[c] {
+                continue;
+            }
+            let (value, steps) = rollout(rules, &root, id, h, &decision.side, budget, mix(seed, r as u64));
+            playouts += 1;
+            playout_decisions += steps;
+            values[c].push(value);
+        }
+        if r + 1 >= PRUNE_AFTER {
+            for c in 1..candidates.len() {
+                if running[c] && !contender(&values[c], &values[0]) {
+                    running[c] = false;
+                }
+            }
+            // The best prior stands alone: its own rollouts would decide nothing.
+            if !running.iter().skip(1).any(|&r| r) {
+                break;
+            }
+        }
     }
-    let Some((_, base)) = tried.first() else { return chosen(best_prior, playouts, playout_decisions) };
     // The best prior stands unless another candidate beats it clearly: by more than the margin
     // plus a share of the spread of their paired differences. Rollouts are noisy, and choosing
     // by noise among options the prior ranks well is worse than the prior alone.
     let mut best = (0.0, best_prior);
-    for (id, values) in &tried[1..] {
-        let diffs: Vec<f64> = values.iter().zip(base).map(|(v, b)| v - b).collect();
-        let n = diffs.len() as f64;
-        let mean = diffs.iter().sum::<f64>() / n;
-        let spread = (diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / n).sqrt();
+    for (c, id) in candidates.iter().enumerate().skip(1) {
+        if !running[c] {
+            continue;
+        }
+        let (mean, spread) = paired(&values[c], &values[0]);
         if mean.is_finite() && mean > CLEAR_MARGIN + SPREAD_SHARE * spread && mean > best.0 {
-            best = (mean, id);
+            best = (mean, *id);
         }
     }
     chosen(best.1, playouts, playout_decisions)
+}
+
+/// The mean and the spread (standard deviation) of a candidate's rollout values less the best
+/// prior's, rollout by rollout.
+fn paired(values: &[f64], base: &[f64]) -> (f64, f64) {
+    let diffs: Vec<f64> = values.iter().zip(base).map(|(v, b)| v - b).collect();
+    let n = diffs.len().max(1) as f64;
+    let mean = diffs.iter().sum::<f64>() / n;
+    let spread = (diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / n).sqrt();
+    (mean, spread)
+}
+
+/// Whether a candidate may still beat the best prior clearly by the end of its rollouts: its mean
+/// gain so far, plus [`PRUNE_Z`] standard errors, reaches the bar it must clear.
+fn contender(values: &[f64], base: &[f64]) -> bool {
+    let (mean, spread) = paired(values, base);
+    let n = values.len().max(1) as f64;
+    mean.is_finite() && mean + PRUNE_Z * spread / n.sqrt() > CLEAR_MARGIN + SPREAD_SHARE * spread
 }
 
 /// Option indices, best prior first (ties keep the options' order).

@@ -75,6 +75,18 @@ fn every_searched_option_gets_its_rollouts_counted() {
     assert!((24..=48).contains(&searched.playout_decisions), "{searched:?}");
 }
 
+#[test]
+fn candidates_that_cannot_clear_the_margin_are_dropped_after_four_rounds() {
+    // Valued at a twentieth, rolling gains about 0.2 a rollout, with a spread of under 0.1: no
+    // candidate can reach the half-point margin. After four rounds of the three candidates only
+    // the best prior is left, and the search ends there with it standing.
+    let race = Race::default();
+    let (state, decision) = first_decision(&race);
+    let searched = search(&race, &state, &decision, &PassFirst { scale: 0.05 }, BUDGET, 5);
+    assert_eq!(searched.choice, "pass");
+    assert_eq!(searched.playouts, 12);
+}
+
 /// [`PassFirst`], but with no lookahead anywhere: the rule system says no decision is worth it.
 struct NeverSearch(PassFirst);
 
