@@ -535,9 +535,10 @@ fn a_bot_match_counts_the_searching_sides_playouts() {
     let out = caisson(&args, "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON report");
-    // ai-normal tries up to 4 options with 3 rollouts each; ai-easy never searches.
+    // ai-normal gives each option it tries at least four rounds of rollouts; ai-easy never
+    // searches.
     let union = report["search"]["union"]["playouts"].as_u64().expect("union playouts");
-    assert!(union >= 3 && union.is_multiple_of(3), "{report}");
+    assert!(union >= 4, "{report}");
     assert!(report["search"]["union"]["per_second"].as_f64().is_some_and(|s| s > 0.0), "{report}");
     assert_eq!(report["search"]["confederate"]["playouts"], 0, "{report}");
 }
