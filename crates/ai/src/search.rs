@@ -170,6 +170,10 @@ pub fn search<R: Rules, H: Heuristics<R>>(
         .take(budget.candidates)
         .filter_map(|&i| options.get(i).map(|o| o.id.as_str()))
         .collect();
+    // With one candidate there is nothing to compare its rollouts with.
+    if candidates.len() < 2 {
+        return chosen(best_prior, 0, 0);
+    }
     // Each candidate's rollout values; the n-th rollout of every candidate meets the same dice.
     // The rollouts go in rounds, one for every candidate still in the running.
     let mut values: Vec<Vec<f64>> = vec![Vec::new(); candidates.len()];

@@ -121,3 +121,35 @@ fn a_decision_not_worth_searching_takes_the_best_prior_without_playouts() {
     assert_eq!(searched.choice, "pass");
     assert_eq!(searched.playouts, 0);
 }
+
+/// A prior that rules out every option but passing.
+struct OnlyPass;
+
+impl Heuristics<Race> for OnlyPass {
+    fn priors(&self, _: &Race, _: &RaceState, decision: &Decision) -> Vec<f64> {
+        decision.options.iter().map(|o| if o.id == "pass" { 0.0 } else { f64::NEG_INFINITY }).collect()
+    }
+
+    fn value(&self, race: &Race, state: &RaceState, side: &str) -> f64 {
+        PassFirst { scale: 1.0 }.value(race, state, side)
+    }
+
+    fn trim(&self, state: &mut RaceState) {
+        state.log.clear();
+    }
+
+    fn clock(&self, state: &RaceState) -> u64 {
+        u64::from(state.turn)
+    }
+}
+
+#[test]
+fn a_single_candidate_is_taken_without_playouts() {
+    // Rolling would gain, but the prior rules it out: with one candidate left there is nothing to
+    // compare its rollouts with.
+    let race = Race::default();
+    let (state, decision) = first_decision(&race);
+    let searched = search(&race, &state, &decision, &OnlyPass, BUDGET, 5);
+    assert_eq!(searched.choice, "pass");
+    assert_eq!(searched.playouts, 0);
+}
