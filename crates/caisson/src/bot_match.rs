@@ -58,11 +58,10 @@ pub struct GameResult {
     pub outcome: Option<Outcome>,
     /// What went wrong, if anything (a refused option, a panic, no end in `max_steps`).
     pub error: Option<String>,
-    /// How long each side's bot took over each of its decisions, in milliseconds.
-    #[serde(skip)]
+    /// How long each side's bot took over each of its decisions, in milliseconds (to the
+    /// microsecond), so that the reports of several matches can be merged (`caisson bot-report`).
     pub think_ms: BTreeMap<String, Vec<f64>>,
     /// The playouts (search rollouts) each side's bot ran.
-    #[serde(skip)]
     pub playouts: BTreeMap<String, u64>,
 }
 
@@ -110,7 +109,8 @@ pub fn play_one(registry: &dyn Registry, plan: &Plan, seed: u64) -> GameResult {
             let choice_seed = caisson_ai::bot_seed(seed, game.actions().len() as u64);
             let started = Instant::now();
             let Some(searched) = bot.choose_searched(game.as_ref(), choice_seed) else { return Ok(true) };
-            think.entry(decision.side.clone()).or_default().push(started.elapsed().as_secs_f64() * 1000.0);
+            let ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1000.0;
+            think.entry(decision.side.clone()).or_default().push(ms);
             *playouts.entry(decision.side.clone()).or_default() += searched.playouts;
             let id = searched.choice;
             game.choose(&id).map_err(|e| format!("the game refused `{id}`, which it offered: {e}"))?;
