@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use caisson_ai::Bot;
 use caisson_kernel::{DiceMode, Setup};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::{panic_message, Outcome, Registry};
 
@@ -46,7 +46,7 @@ pub struct Plan {
 }
 
 /// One game's result.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameResult {
     /// The game's seed.
     pub seed: u64,
@@ -164,7 +164,7 @@ pub fn run(registry: &(dyn Registry + Sync), plan: &Plan, done: &(dyn Fn(&GameRe
 }
 
 /// Mean and spread of a sample.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Stats {
     /// Mean.
     pub mean: f64,
@@ -195,8 +195,8 @@ impl Stats {
     }
 }
 
-/// The balance report of a match.
-#[derive(Clone, Debug, Serialize)]
+/// The balance report of a match, or of several merged ([`Report::merge`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
     /// Scenario id.
     pub scenario: String,
@@ -204,6 +204,9 @@ pub struct Report {
     pub union: String,
     /// The Confederate bot.
     pub confederate: String,
+    /// Game options (`name=value`), sorted.
+    #[serde(default)]
+    pub options: Vec<String>,
     /// Seed of the first game.
     pub seed: u64,
     /// Games played.
@@ -226,18 +229,46 @@ pub struct Report {
     pub think_ms: BTreeMap<String, Stats>,
     /// Each side's search: playouts (rollouts) in all, and per second of that side's thinking.
     pub search: BTreeMap<String, SearchSpeed>,
-    /// Wall-clock seconds.
+    /// Wall-clock seconds (of merged matches, the sum of theirs).
     pub seconds: f64,
+    /// Matches merged into this report (1 for one `bot-match`).
+    #[serde(default = "one")]
+    pub matches: u64,
     /// Games played per second (playouts per second).
     pub games_per_second: f64,
     /// Decisions per second.
     pub decisions_per_second: f64,
-    /// Every game.
+    /// Every game, in seed order.
     pub results: Vec<GameResult>,
 }
 
+fn one() -> u64 {
+    1
+}
+
+/// Why reports cannot be merged.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum MergeError {
+    /// Nothing to merge.
+    #[error("no report to merge")]
+    Empty,
+    /// The matches differ in what was played.
+    #[error("report {index} is of {found}, the first of {expected}: only matches of the same scenario, players and options merge")]
+    Different {
+        /// Position of the report (from 1).
+        index: usize,
+        /// What the first report played.
+        expected: String,
+        /// What this one played.
+        found: String,
+    },
+    /// A game is in two reports.
+    #[error("seed {0} is in two reports: a game would count twice")]
+    Twice(u64),
+}
+
 /// How much a side's search played out over a match.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SearchSpeed {
     /// Rollouts run.
     pub playouts: u64,
@@ -247,6 +278,80 @@ pub struct SearchSpeed {
 
 impl Report {
     fn new(plan: &Plan, results: Vec<GameResult>, elapsed: Duration) -> Report {
+        let mut report = Report::of(&Report::header(plan), results, elapsed.as_secs_f64());
+        report.seed = plan.seed;
+        report
+    }
+
+    /// A report with no games yet, of what `plan` plays.
+    fn header(plan: &Plan) -> Report {
+        Report {
+            scenario: plan.scenario.clone(),
+            union: plan.union.name(),
+            confederate: plan.confederate.name(),
+            options: plan.options.clone(),
+            seed: plan.seed,
+            games: 0,
+            finished: 0,
+            wins: BTreeMap::new(),
+            levels: BTreeMap::new(),
+            vp_side: None,
+            vp: Stats::default(),
+            losses: BTreeMap::new(),
+            decisions: Stats::default(),
+            think_ms: BTreeMap::new(),
+            search: BTreeMap::new(),
+            seconds: 0.0,
+            matches: 1,
+            games_per_second: 0.0,
+            decisions_per_second: 0.0,
+            results: Vec::new(),
+        }
+    }
+
+    /// One report of the games of several matches of the same scenario, players and options
+    /// (for example one match's seeds split over several machines or sessions): the figures are
+    /// worked out again from every game, and the seconds are the sum of the matches'.
+    ///
+    /// # Errors
+    /// No report, reports of different matches, or a seed in two of them.
+    pub fn merge(reports: Vec<Report>) -> Result<Report, MergeError> {
+        let what = |r: &Report| {
+            format!(
+                "{} (Union {}, Confederate {}, options [{}])",
+                r.scenario,
+                r.union,
+                r.confederate,
+                r.options.join(", ")
+            )
+        };
+        let first = reports.first().ok_or(MergeError::Empty)?;
+        let expected = what(first);
+        let mut header = first.clone();
+        header.results.clear();
+        let mut results: Vec<GameResult> = Vec::new();
+        let (mut seconds, mut matches) = (0.0, 0);
+        for (i, r) in reports.into_iter().enumerate() {
+            let found = what(&r);
+            if found != expected {
+                return Err(MergeError::Different { index: i + 1, expected, found });
+            }
+            seconds += r.seconds;
+            matches += r.matches;
+            results.extend(r.results);
+        }
+        results.sort_by_key(|r| r.seed);
+        if let Some(w) = results.windows(2).find(|w| w[0].seed == w[1].seed) {
+            return Err(MergeError::Twice(w[0].seed));
+        }
+        let mut report = Report::of(&header, results, seconds);
+        report.matches = matches;
+        report.seed = report.results.first().map_or(header.seed, |r| r.seed);
+        Ok(report)
+    }
+
+    /// The report of `results`, played in `seconds`, of the match `header` names.
+    fn of(header: &Report, results: Vec<GameResult>, seconds: f64) -> Report {
         let finished: Vec<&GameResult> = results.iter().filter(|r| r.finished).collect();
         let outcomes: Vec<&Outcome> = finished.iter().filter_map(|r| r.outcome.as_ref()).collect();
         let mut wins = BTreeMap::new();
@@ -282,13 +387,13 @@ impl Report {
             let thought: f64 = think.get(side).map_or(0.0, |ms| ms.iter().sum::<f64>() / 1000.0);
             s.per_second = if thought > 0.0 { s.playouts as f64 / thought } else { 0.0 };
         }
-        let seconds = elapsed.as_secs_f64();
         let per_second = |n: f64| if seconds > 0.0 { n / seconds } else { 0.0 };
         Report {
-            scenario: plan.scenario.clone(),
-            union: plan.union.name(),
-            confederate: plan.confederate.name(),
-            seed: plan.seed,
+            scenario: header.scenario.clone(),
+            union: header.union.clone(),
+            confederate: header.confederate.clone(),
+            options: header.options.clone(),
+            seed: header.seed,
             games: results.len() as u64,
             finished: finished.len() as u64,
             wins,
@@ -300,6 +405,7 @@ impl Report {
             think_ms,
             search,
             seconds,
+            matches: 1,
             games_per_second: per_second(results.len() as f64),
             decisions_per_second: per_second(decisions.iter().sum()),
             results,
@@ -315,6 +421,18 @@ impl Report {
         self.wins.get(side).copied().unwrap_or(0) as f64 / self.finished as f64
     }
 
+    /// The seeds of the games as runs (`1..=500, 601..=700`).
+    fn seed_ranges(&self) -> String {
+        let mut runs: Vec<(u64, u64)> = Vec::new();
+        for seed in self.results.iter().map(|r| r.seed) {
+            match runs.last_mut() {
+                Some((_, end)) if end.checked_add(1) == Some(seed) => *end = seed,
+                _ => runs.push((seed, seed)),
+            }
+        }
+        runs.iter().map(|(a, b)| format!("{a}..={b}")).collect::<Vec<_>>().join(", ")
+    }
+
     /// The report as text.
     ///
     /// # Errors
@@ -322,14 +440,7 @@ impl Report {
     pub fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "scenario:        {}", self.scenario)?;
         writeln!(out, "players:         Union {} vs Confederate {}", self.union, self.confederate)?;
-        writeln!(
-            out,
-            "games finished:  {} of {} (seeds {}..={})",
-            self.finished,
-            self.games,
-            self.seed,
-            self.seed.wrapping_add(self.games.saturating_sub(1))
-        )?;
+        writeln!(out, "games finished:  {} of {} (seeds {})", self.finished, self.games, self.seed_ranges())?;
         for (side, n) in &self.wins {
             writeln!(out, "wins {side:<12} {n} ({:.1}%)", 100.0 * self.win_rate(side))?;
         }
@@ -360,9 +471,10 @@ impl Report {
         for (side, s) in self.search.iter().filter(|(_, s)| s.playouts > 0) {
             writeln!(out, "{side} search: {} playouts, {:.0} per second of thinking", s.playouts, s.per_second)?;
         }
+        let merged = if self.matches > 1 { format!(" in all, {} matches", self.matches) } else { String::new() };
         writeln!(
             out,
-            "speed:           {:.2} games/s, {:.0} decisions/s ({:.1} s)",
+            "speed:           {:.2} games/s, {:.0} decisions/s ({:.1} s{merged})",
             self.games_per_second, self.decisions_per_second, self.seconds
         )?;
         for r in self.results.iter().filter(|r| r.error.is_some()) {

@@ -110,7 +110,7 @@ pub trait Registry {
 }
 
 /// How a game stands by its scenario's victory conditions.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Outcome {
     /// The side whose victory points are counted.
     pub vp_side: String,

@@ -148,6 +148,19 @@ enum Command {
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
     },
+    /// Merge the JSON reports of several bot matches of the same scenario and players (say one
+    /// match's seeds split over several runs) into one balance report.
+    BotReport {
+        /// Reports written by `bot-match --json`.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print the merged report as JSON (every game included).
+        #[arg(long)]
+        json: bool,
+        /// Write a histogram of the VP as SVG to FILE.
+        #[arg(long, value_name = "FILE")]
+        plot: Option<PathBuf>,
+    },
     /// Play games with random players on both sides, as a smoke test and fuzzer.
     Random {
         /// Scenario id.
@@ -390,14 +403,19 @@ fn run(command: Command, reg: &(dyn Registry + Sync)) -> Result<ExitCode, Failur
             );
             let report = bot_match::run(&Systems, &plan, &|_| bar.inc(1));
             bar.finish_and_clear();
-            if let Some(file) = plot {
-                std::fs::write(&file, report.svg()).map_err(|e| format!("{}: cannot write: {e}", file.display()))?;
+            write_report(&report, plot.as_deref(), json, &mut out)?;
+        }
+        Command::BotReport { files, json, plot } => {
+            let mut reports = Vec::new();
+            for file in &files {
+                let text =
+                    std::fs::read_to_string(file).map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+                let report: bot_match::Report = serde_json::from_str(&text)
+                    .map_err(|e| format!("{}: not a `bot-match --json` report: {e}", file.display()))?;
+                reports.push(report);
             }
-            if json {
-                writeln!(out, "{}", serde_json::to_string(&report).unwrap_or_default())?;
-            } else {
-                report.write_text(&mut out)?;
-            }
+            let report = bot_match::Report::merge(reports).map_err(|e| e.to_string())?;
+            write_report(&report, plot.as_deref(), json, &mut out)?;
         }
         Command::Random { scenario, games, seed, max_steps, options } => {
             let mut options = options;
@@ -439,6 +457,24 @@ fn run(command: Command, reg: &(dyn Registry + Sync)) -> Result<ExitCode, Failur
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints a balance report as text or JSON, and writes its VP plot to `plot` if asked.
+fn write_report(
+    report: &bot_match::Report,
+    plot: Option<&Path>,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    if let Some(file) = plot {
+        std::fs::write(file, report.svg()).map_err(|e| format!("{}: cannot write: {e}", file.display()))?;
+    }
+    if json {
+        writeln!(out, "{}", serde_json::to_string(report).unwrap_or_default())?;
+    } else {
+        report.write_text(out)?;
+    }
+    Ok(())
 }
 
 /// `caisson chart [SYSTEM [NAME]] [--diff N --attacker-cv CV --defender-cv CV]`.

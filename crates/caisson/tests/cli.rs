@@ -530,6 +530,67 @@ fn bot_match_reports_balance_as_json_and_plots_the_vp() {
 }
 
 #[test]
+fn bot_reports_of_split_seeds_merge_into_the_report_of_the_whole_match() {
+    let dir = std::env::temp_dir().join(format!("caisson-bot-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let play = |seed: &str, games: &str, confederate: &str, name: &str| {
+        let args =
+            ["bot-match", "hsn-1", "--games", games, "--seed", seed, "--union", "random", "--confederate", confederate];
+        let out = caisson(&[&args[..], &["--json"]].concat(), "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let file = dir.join(name);
+        std::fs::write(&file, &out.stdout).expect("write the report");
+        file.to_str().expect("utf-8 path").to_string()
+    };
+    let whole_file = play("1", "4", "ai-easy", "whole.json");
+    let first = play("1", "2", "ai-easy", "first.json");
+    let second = play("3", "2", "ai-easy", "second.json");
+    let merged = caisson(&["bot-report", &second, &first, "--json"], "");
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    let merged: serde_json::Value = serde_json::from_slice(&merged.stdout).expect("one JSON report");
+    let whole: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&whole_file).expect("read")).expect("JSON");
+    // Everything but the timings is worked out from the games, whichever order the files come in.
+    for field in ["games", "finished", "wins", "levels", "vp_side", "vp", "losses", "decisions", "seed"] {
+        assert_eq!(merged[field], whole[field], "{field}");
+    }
+    let outcomes = |r: &serde_json::Value| {
+        r["results"]
+            .as_array()
+            .map(|rs| rs.iter().map(|g| (g["seed"].clone(), g["outcome"].clone())).collect::<Vec<_>>())
+    };
+    assert_eq!(outcomes(&merged), outcomes(&whole));
+    assert_eq!(merged["matches"], 2);
+    let shown = text(&caisson(&["bot-report", &first, &second], "").stdout);
+    assert!(shown.contains("games finished:  4 of 4 (seeds 1..=4)"), "{shown}");
+    assert!(shown.contains("s in all, 2 matches)"), "{shown}");
+    // A game in two reports, reports of different players, a file that is no report: refused.
+    let twice = caisson(&["bot-report", &first, &whole_file], "");
+    assert!(
+        !twice.status.success() && text(&twice.stderr).contains("seed 1 is in two reports"),
+        "{}",
+        text(&twice.stderr)
+    );
+    let other = play("5", "1", "random", "other.json");
+    let mixed = caisson(&["bot-report", &first, &other], "");
+    assert!(
+        !mixed.status.success()
+            && text(&mixed.stderr).contains("report 2 is of hsn-1 (Union random, Confederate random"),
+        "{}",
+        text(&mixed.stderr)
+    );
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, "{\"scenario\": 3}").expect("write");
+    let bad = caisson(&["bot-report", junk.to_str().expect("utf-8 path")], "");
+    assert!(
+        !bad.status.success() && text(&bad.stderr).contains("junk.json: not a `bot-match --json` report"),
+        "{}",
+        text(&bad.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_bot_match_counts_the_searching_sides_playouts() {
     let args = ["bot-match", "hsn-1", "--games", "1", "--union", "ai-normal", "--confederate", "ai-easy", "--json"];
     let out = caisson(&args, "");
