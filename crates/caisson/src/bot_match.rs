@@ -195,9 +195,9 @@ impl Stats {
     }
 }
 
-/// The balance report of a match, or of several merged ([`Report::merge`]).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Report {
+/// What a match plays: only reports of the same matchup merge ([`Report::merge`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Matchup {
     /// Scenario id.
     pub scenario: String,
     /// The Union bot.
@@ -207,6 +207,27 @@ pub struct Report {
     /// Game options (`name=value`), sorted.
     #[serde(default)]
     pub options: Vec<String>,
+}
+
+impl std::fmt::Display for Matchup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} (Union {}, Confederate {}, options [{}])",
+            self.scenario,
+            self.union,
+            self.confederate,
+            self.options.join(", ")
+        )
+    }
+}
+
+/// The balance report of a match, or of several merged ([`Report::merge`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Report {
+    /// What was played (its fields sit at the top level of the JSON).
+    #[serde(flatten)]
+    pub matchup: Matchup,
     /// Seed of the first game.
     pub seed: u64,
     /// Games played.
@@ -278,35 +299,13 @@ pub struct SearchSpeed {
 
 impl Report {
     fn new(plan: &Plan, results: Vec<GameResult>, elapsed: Duration) -> Report {
-        let mut report = Report::of(&Report::header(plan), results, elapsed.as_secs_f64());
-        report.seed = plan.seed;
-        report
-    }
-
-    /// A report with no games yet, of what `plan` plays.
-    fn header(plan: &Plan) -> Report {
-        Report {
+        let matchup = Matchup {
             scenario: plan.scenario.clone(),
             union: plan.union.name(),
             confederate: plan.confederate.name(),
             options: plan.options.clone(),
-            seed: plan.seed,
-            games: 0,
-            finished: 0,
-            wins: BTreeMap::new(),
-            levels: BTreeMap::new(),
-            vp_side: None,
-            vp: Stats::default(),
-            losses: BTreeMap::new(),
-            decisions: Stats::default(),
-            think_ms: BTreeMap::new(),
-            search: BTreeMap::new(),
-            seconds: 0.0,
-            matches: 1,
-            games_per_second: 0.0,
-            decisions_per_second: 0.0,
-            results: Vec::new(),
-        }
+        };
+        Report::of(matchup, plan.seed, results, elapsed.as_secs_f64(), 1)
     }
 
     /// One report of the games of several matches of the same scenario, players and options
@@ -316,25 +315,17 @@ impl Report {
     /// # Errors
     /// No report, reports of different matches, or a seed in two of them.
     pub fn merge(reports: Vec<Report>) -> Result<Report, MergeError> {
-        let what = |r: &Report| {
-            format!(
-                "{} (Union {}, Confederate {}, options [{}])",
-                r.scenario,
-                r.union,
-                r.confederate,
-                r.options.join(", ")
-            )
-        };
         let first = reports.first().ok_or(MergeError::Empty)?;
-        let expected = what(first);
-        let mut header = first.clone();
-        header.results.clear();
+        let (matchup, first_seed) = (first.matchup.clone(), first.seed);
         let mut results: Vec<GameResult> = Vec::new();
         let (mut seconds, mut matches) = (0.0, 0);
         for (i, r) in reports.into_iter().enumerate() {
-            let found = what(&r);
-            if found != expected {
-                return Err(MergeError::Different { index: i + 1, expected, found });
+            if r.matchup != matchup {
+                return Err(MergeError::Different {
+                    index: i + 1,
+                    expected: matchup.to_string(),
+                    found: r.matchup.to_string(),
+                });
             }
             seconds += r.seconds;
             matches += r.matches;
@@ -344,14 +335,12 @@ impl Report {
         if let Some(w) = results.windows(2).find(|w| w[0].seed == w[1].seed) {
             return Err(MergeError::Twice(w[0].seed));
         }
-        let mut report = Report::of(&header, results, seconds);
-        report.matches = matches;
-        report.seed = report.results.first().map_or(header.seed, |r| r.seed);
-        Ok(report)
+        let seed = results.first().map_or(first_seed, |r| r.seed);
+        Ok(Report::of(matchup, seed, results, seconds, matches))
     }
 
-    /// The report of `results`, played in `seconds`, of the match `header` names.
-    fn of(header: &Report, results: Vec<GameResult>, seconds: f64) -> Report {
+    /// The report of `results` of `matchup`, from `seed`, played in `seconds` over `matches`.
+    fn of(matchup: Matchup, seed: u64, results: Vec<GameResult>, seconds: f64, matches: u64) -> Report {
         let finished: Vec<&GameResult> = results.iter().filter(|r| r.finished).collect();
         let outcomes: Vec<&Outcome> = finished.iter().filter_map(|r| r.outcome.as_ref()).collect();
         let mut wins = BTreeMap::new();
@@ -389,11 +378,8 @@ impl Report {
         }
         let per_second = |n: f64| if seconds > 0.0 { n / seconds } else { 0.0 };
         Report {
-            scenario: header.scenario.clone(),
-            union: header.union.clone(),
-            confederate: header.confederate.clone(),
-            options: header.options.clone(),
-            seed: header.seed,
+            matchup,
+            seed,
             games: results.len() as u64,
             finished: finished.len() as u64,
             wins,
@@ -405,7 +391,7 @@ impl Report {
             think_ms,
             search,
             seconds,
-            matches: 1,
+            matches,
             games_per_second: per_second(results.len() as f64),
             decisions_per_second: per_second(decisions.iter().sum()),
             results,
@@ -438,8 +424,9 @@ impl Report {
     /// # Errors
     /// Writing to `out` failed.
     pub fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
-        writeln!(out, "scenario:        {}", self.scenario)?;
-        writeln!(out, "players:         Union {} vs Confederate {}", self.union, self.confederate)?;
+        let m = &self.matchup;
+        writeln!(out, "scenario:        {}", m.scenario)?;
+        writeln!(out, "players:         Union {} vs Confederate {}", m.union, m.confederate)?;
         writeln!(out, "games finished:  {} of {} (seeds {})", self.finished, self.games, self.seed_ranges())?;
         for (side, n) in &self.wins {
             writeln!(out, "wins {side:<12} {n} ({:.1}%)", 100.0 * self.win_rate(side))?;
@@ -515,10 +502,10 @@ impl Report {
         let _ = writeln!(
             s,
             r#"<text x="{left}" y="20" font-size="14">{}: {side} VP in {} games, Union {} vs Confederate {}</text>"#,
-            self.scenario,
+            self.matchup.scenario,
             outcomes.len(),
-            self.union,
-            self.confederate
+            self.matchup.union,
+            self.matchup.confederate
         );
         for (vp, n) in &counts {
             let bh = plot_h * (*n as f64) / (top as f64);
