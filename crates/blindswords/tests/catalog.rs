@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use caisson_blindswords::catalog::{Catalog, ChitKind, Owner, Side, Sp, UnitType, Weapon};
 use caisson_kernel::data::DataDir;
+use tempfile::TempDir;
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/perryville")
@@ -18,17 +19,16 @@ fn catalog() -> Catalog {
 }
 
 /// A copy of `data/perryville`'s three catalog files under the temp dir, with one file edited.
-fn broken_copy(name: &str, file: &str, edit: impl Fn(&str) -> String) -> (PathBuf, String) {
-    let out = std::env::temp_dir().join(format!("caisson-pv-catalog-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    std::fs::create_dir_all(&out).expect("temp dir");
+fn broken_copy(name: &str, file: &str, edit: impl Fn(&str) -> String) -> (TempDir, String) {
+    let tmp = tempfile::Builder::new().prefix(&format!("caisson-pv-catalog-{name}-")).tempdir().expect("temp dir");
+    let out = tmp.path();
     for f in ["counters.csv", "commands.toml", "chits.toml"] {
         let text = std::fs::read_to_string(dir().join(f)).expect("read");
         let text = if f == file { edit(&text) } else { text };
         std::fs::write(out.join(f), &text).expect("write");
     }
     let text = std::fs::read_to_string(out.join(file)).expect("read back");
-    (out, text)
+    (tmp, text)
 }
 
 fn line_of(text: &str, needle: &str) -> usize {
@@ -47,7 +47,7 @@ fn load_error(dir: &Path) -> String {
 /// edited file, and contains `expect`.
 fn refused(name: &str, file: &str, needle: &str, edit: impl Fn(&str) -> String, expect: &str) {
     let (d, text) = broken_copy(name, file, edit);
-    let msg = load_error(&d);
+    let msg = load_error(d.path());
     let want = format!("{file}:{}", line_of(&text, needle));
     assert!(msg.contains(&want), "expected `{want}` in: {msg}");
     assert!(msg.contains(expect), "expected `{expect}` in: {msg}");

@@ -413,10 +413,9 @@ fn a_01_activation_roll() {
 
 /// A copy of `data/blind-swords` under the temp dir with one file edited; returns the copy's
 /// root and the edited text.
-fn broken_copy(name: &str, file: &str, edit: impl Fn(&str) -> String) -> (PathBuf, String) {
-    let root = std::env::temp_dir().join(format!("caisson-bs-charts-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    let out = root.join("blind-swords");
+fn broken_copy(name: &str, file: &str, edit: impl Fn(&str) -> String) -> (tempfile::TempDir, String) {
+    let root = tempfile::Builder::new().prefix(&format!("caisson-bs-charts-{name}-")).tempdir().expect("temp dir");
+    let out = root.path().join("blind-swords");
     std::fs::create_dir_all(&out).expect("temp dir");
     for entry in std::fs::read_dir(data_root().join("blind-swords")).expect("data dir") {
         let path = entry.expect("entry").path();
@@ -440,11 +439,10 @@ fn line_of(text: &str, needle: &str) -> usize {
 /// Loads a broken copy and checks the error names `file:line` of `needle` and every `words`.
 fn check_broken(name: &str, file: &str, edit: impl Fn(&str) -> String, needle: &str, words: &[&str]) {
     let (root, text) = broken_copy(name, file, edit);
-    let err = match Charts::load(&DataDir::on_disk(&root)) {
+    let err = match Charts::load(&DataDir::on_disk(root.path())) {
         Ok(_) => panic!("{name}: a broken table loaded"),
         Err(e) => e.to_string(),
     };
-    let _ = std::fs::remove_dir_all(&root);
     let want = format!("{file}:{}:", line_of(&text, needle));
     assert!(err.contains(&want), "{name}: `{err}` lacks `{want}`");
     for w in words {

@@ -152,14 +152,14 @@ fn the_map_renders_one_polygon_per_hex() {
 }
 
 /// A copy of the data folder with `map.txt` changed by `edit`.
-fn broken(name: &str, edit: impl Fn(&str) -> String) -> (std::path::PathBuf, String) {
-    let dir = std::env::temp_dir().join(format!("caisson-bs-map-{name}-{}", std::process::id()));
+fn broken(name: &str, edit: impl Fn(&str) -> String) -> (tempfile::TempDir, String) {
+    let tmp = tempfile::Builder::new().prefix(&format!("caisson-bs-map-{name}-")).tempdir().expect("temp dir");
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("perryville")).expect("temp dir");
     let text = DataDir::builtin().join("perryville/map.txt").read().expect("built in");
     std::fs::write(dir.join("perryville/map.txt"), edit(&text)).expect("write");
-    let err = load(&DataDir::on_disk(&dir), "perryville").expect_err("broken file").to_string();
-    let _ = std::fs::remove_dir_all(&dir);
-    (dir, err)
+    let err = load(&DataDir::on_disk(dir), "perryville").expect_err("broken file").to_string();
+    (tmp, err)
 }
 
 /// A broken map file is an error naming the file, the line and the hex, never a panic.
@@ -179,7 +179,7 @@ fn broken_files_name_file_line_and_hex() {
             .collect::<Vec<_>>()
             .join("\n")
     });
-    assert!(e.contains(&format!("{}:{elev_line}:", dir.join("perryville/map.txt").display())), "{e}");
+    assert!(e.contains(&format!("{}:{elev_line}:", dir.path().join("perryville/map.txt").display())), "{e}");
     assert!(e.contains("hex 1200") && e.contains("level 7"), "{e}");
     // An unknown terrain code.
     let terr_line = line_of("15 ", "[terrain]");

@@ -261,21 +261,21 @@ fn ex_16_4_great_day() {
 
 // --- broken copies ---
 
-fn broken(name: &str, id: &str, edit: impl Fn(&str) -> String) -> (PathBuf, String) {
-    let out = std::env::temp_dir().join(format!("caisson-pv-scenario-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
+fn broken(name: &str, id: &str, edit: impl Fn(&str) -> String) -> (tempfile::TempDir, String) {
+    let tmp = tempfile::Builder::new().prefix(&format!("caisson-pv-scenario-{name}-")).tempdir().expect("temp dir");
+    let out = tmp.path();
     std::fs::create_dir_all(out.join("scenarios")).expect("temp dir");
     for f in ["counters.csv", "commands.toml", "chits.toml"] {
         std::fs::copy(dir().join(f), out.join(f)).expect("copy");
     }
     let text = edit(&std::fs::read_to_string(dir().join("scenarios").join(format!("{id}.toml"))).expect("read"));
     std::fs::write(out.join("scenarios").join(format!("{id}.toml")), &text).expect("write");
-    (out, text)
+    (tmp, text)
 }
 
 fn refused(name: &str, id: &str, needle: &str, edit: impl Fn(&str) -> String, expect: &str) {
     let (d, text) = broken(name, id, edit);
-    let dd = DataDir::on_disk(&d);
+    let dd = DataDir::on_disk(d.path());
     let c = Catalog::load(&dd).expect("catalog");
     let msg = match Scenario::load(&dd, id, &c) {
         Ok(_) => panic!("a broken scenario loaded"),

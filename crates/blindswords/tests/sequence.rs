@@ -148,13 +148,13 @@ fn copy_dir(from: &Path, to: &Path) {
 /// A broken scenario file is refused with its file, line and field, not a panic.
 #[test]
 fn broken_data_names_file_line_and_field() {
-    let root = std::env::temp_dir().join(format!("caisson-bs-rules-{}", std::process::id()));
-    copy_dir(&data_root(), &root);
+    let tmp = tempfile::Builder::new().prefix("caisson-bs-rules-").tempdir().expect("temp dir");
+    let root = tmp.path();
+    copy_dir(&data_root(), root);
     let file = root.join("perryville/scenarios/pv-16-0.toml");
     let text = std::fs::read_to_string(&file).expect("read").replace("unit = \"u-85il\"", "unit = \"u-85xx\"");
     std::fs::write(&file, text).expect("write");
-    let err = Data::load(&DataDir::on_disk(&root)).expect_err("a broken file").to_string();
-    std::fs::remove_dir_all(&root).ok();
+    let err = Data::load(&DataDir::on_disk(root)).expect_err("a broken file").to_string();
     assert!(err.contains("pv-16-0.toml"), "{err}");
     assert!(err.contains("pv-16-0.toml:36:"), "the line of the broken set-up: {err}");
     assert!(err.contains("field `unit`"), "{err}");

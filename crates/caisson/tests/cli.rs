@@ -6,7 +6,7 @@ mod common;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
 
-use common::temp_path;
+use common::temp_dir;
 use serde_json::{json, Value};
 
 const BIN: &str = env!("CARGO_BIN_EXE_caisson");
@@ -212,7 +212,8 @@ fn hint_says_what_the_computer_would_choose_and_changes_nothing() {
 
 #[test]
 fn random_players_finish_a_game_and_the_autosave_loads() {
-    let file = temp_path("hsn1.json");
+    let dir = temp_dir();
+    let file = dir.path().join("hsn1.json");
     let f = file.to_str().expect("utf-8 path");
     let args = ["new", "hsn-1", "--seed", "5", "--union", "random", "--confederate", "random", "--save", f];
     let out = caisson(&args, "");
@@ -226,7 +227,6 @@ fn random_players_finish_a_game_and_the_autosave_loads() {
     assert_eq!(text(&again.stdout), stdout);
 
     let out = caisson(&["load", f], "");
-    let _ = std::fs::remove_file(&file);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.starts_with("Caisson: hsn-1 resumed from "), "{stdout}");
@@ -235,10 +235,10 @@ fn random_players_finish_a_game_and_the_autosave_loads() {
 
 #[test]
 fn load_refuses_garbage_and_missing_files() {
-    let file = temp_path("garbage.json");
+    let dir = temp_dir();
+    let file = dir.path().join("garbage.json");
     std::fs::write(&file, "this is not a save").expect("write");
     let out = caisson(&["load", file.to_str().expect("path")], "");
-    let _ = std::fs::remove_file(&file);
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(stderr.starts_with("caisson: ") && stderr.contains("not a Caisson save"), "{stderr}");
@@ -250,11 +250,11 @@ fn load_refuses_garbage_and_missing_files() {
 
 #[test]
 fn map_render_writes_svg() {
-    let file = temp_path("hsn.svg");
+    let dir = temp_dir();
+    let file = dir.path().join("hsn.svg");
     let out = caisson(&["map", "render", "hsn", "--out", file.to_str().expect("path")], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let svg = std::fs::read_to_string(&file).expect("svg written");
-    let _ = std::fs::remove_file(&file);
     assert!(svg.contains("<svg"), "{}", &svg[..svg.len().min(200)]);
     let out = caisson(&["map", "render", "atlantis", "--out", "-"], "");
     assert_eq!(out.status.code(), Some(2));
@@ -486,8 +486,8 @@ fn chart_layout_counts_and_marks_for_any_registry() {
 
 #[test]
 fn bot_match_reports_balance_as_json_and_plots_the_vp() {
-    let dir = std::env::temp_dir().join(format!("caisson-bot-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let tmp = temp_dir();
+    let dir = tmp.path();
     let plot = dir.join("vp.svg");
     let args = [
         "bot-match",
@@ -526,13 +526,12 @@ fn bot_match_reports_balance_as_json_and_plots_the_vp() {
     };
     assert_eq!(vps(&report), vps(&again));
     assert!(caisson(&["bot-match", "hsn-1", "--union", "genius"], "").status.code() == Some(2));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn bot_reports_of_split_seeds_merge_into_the_report_of_the_whole_match() {
-    let dir = std::env::temp_dir().join(format!("caisson-bot-report-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let tmp = temp_dir();
+    let dir = tmp.path();
     let play = |seed: &str, games: &str, confederate: &str, name: &str| {
         let args =
             ["bot-match", "hsn-1", "--games", games, "--seed", seed, "--union", "random", "--confederate", confederate];
@@ -587,7 +586,6 @@ fn bot_reports_of_split_seeds_merge_into_the_report_of_the_whole_match() {
         "{}",
         text(&bad.stderr)
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -606,7 +604,8 @@ fn a_bot_match_counts_the_searching_sides_playouts() {
 
 #[test]
 fn a_bot_match_game_saved_loads_with_its_whole_log_and_final_score() {
-    let dir = std::env::temp_dir().join(format!("caisson-bot-saves-{}", std::process::id()));
+    let tmp = temp_dir();
+    let dir = tmp.path();
     let saves = dir.join("saves");
     let args = ["bot-match", "hsn-1", "--games", "1", "--seed", "7", "--union", "random", "--confederate", "ai-easy"];
     let out = caisson(&[&args[..], &["--saves", saves.to_str().expect("utf-8 path")]].concat(), "");
@@ -618,5 +617,4 @@ fn a_bot_match_game_saved_loads_with_its_whole_log_and_final_score() {
     assert!(shown.contains("Turn 1 begins. [GCACW 3.0]"), "{shown}");
     assert!(shown.contains("Confederate VP total:") && shown.contains("Game over."), "{shown}");
     assert!(!shown.contains("earlier log entries not shown"), "{shown}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

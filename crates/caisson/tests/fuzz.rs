@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use caisson::fuzz::{game_setup, run, write_summary, Campaign};
 use caisson_kernel::{DiceMode, Save};
-use common::ToyRegistry;
+use common::{temp_dir, ToyRegistry};
 
 fn campaign(scenario: &str, games: u64, jobs: usize) -> Campaign {
     Campaign {
@@ -63,7 +63,8 @@ fn a_time_limit_stops_the_campaign() {
 
 #[test]
 fn a_panic_is_reported_with_its_reproduction_and_a_save() {
-    let dir = std::env::temp_dir().join(format!("caisson-fuzz-test-{}", std::process::id()));
+    let tmp = temp_dir();
+    let dir = tmp.path().to_path_buf();
     let c = campaign("boom", 10, 2);
     let mut out = Vec::new();
     let summary = run(&ToyRegistry, &c, None, Some(&dir), &mut out).expect("run");
@@ -80,5 +81,4 @@ fn a_panic_is_reported_with_its_reproduction_and_a_save() {
     let save = Save::from_json(&std::fs::read_to_string(&path).expect("save written")).expect("a save");
     assert_eq!(save.setup, f.setup);
     assert_eq!(save.actions.len(), f.choices.len() - 1, "the choices before the one that failed");
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }

@@ -13,7 +13,7 @@ use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
 use caisson::serve::{listen, store, App};
-use common::{temp_path, ToyRegistry};
+use common::{temp_dir, ToyRegistry};
 use serde_json::{json, Value};
 
 const BIN: &str = env!("CARGO_BIN_EXE_caisson");
@@ -22,6 +22,8 @@ const BIN: &str = env!("CARGO_BIN_EXE_caisson");
 struct Server {
     base: String,
     _runtime: tokio::runtime::Runtime,
+    /// The server's own SQLite database, if it has one, removed after the server stops.
+    _db: Option<Sqlite>,
 }
 
 fn toy_server_on(database: &str) -> Server {
@@ -31,16 +33,24 @@ fn toy_server_on(database: &str) -> Server {
     let listener = runtime.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).expect("bind");
     let addr = listener.local_addr().expect("address");
     runtime.spawn(listen(app, listener));
-    Server { base: format!("http://{addr}"), _runtime: runtime }
+    Server { base: format!("http://{addr}"), _runtime: runtime, _db: None }
 }
 
 fn toy_server() -> Server {
-    toy_server_on(&sqlite("serve.db"))
+    let db = sqlite("serve.db");
+    let server = toy_server_on(&db.url);
+    Server { _db: Some(db), ..server }
 }
 
-/// A new SQLite database's URL.
-fn sqlite(name: &str) -> String {
-    format!("sqlite:{}", temp_path(name).display())
+/// A new SQLite database in a temporary folder, removed with the folder when dropped.
+struct Sqlite {
+    url: String,
+    _dir: tempfile::TempDir,
+}
+
+fn sqlite(name: &str) -> Sqlite {
+    let dir = temp_dir();
+    Sqlite { url: format!("sqlite:{}", dir.path().join(name).display()), _dir: dir }
 }
 
 /// The URL of this run's PostgreSQL test database, or `None` (said on stderr) if it has none.
@@ -167,7 +177,8 @@ fn a_hotseat_game_is_created_played_and_read_back() {
 
 #[test]
 fn an_hsn_1_game_marches_through_the_real_binary() {
-    let server = Binary::start(&sqlite("hsn.db"));
+    let db = sqlite("hsn.db");
+    let server = Binary::start(&db.url);
     let base = &server.base;
     let (game, seats) = create(base, json!({"scenario": "hsn-1", "seed": 3}));
     let table = token(&seats, "table");
@@ -214,7 +225,7 @@ fn an_hsn_1_game_marches_through_the_real_binary() {
 
 #[test]
 fn undo_takes_back_a_transfer_and_is_stored() {
-    undo_is_stored(&sqlite("undo.db"));
+    undo_is_stored(&sqlite("undo.db").url);
 }
 
 #[test]
@@ -342,7 +353,7 @@ fn of_two_simultaneous_actions_with_one_seq_exactly_one_applies() {
     let s = toy_server();
     exactly_one_applies(&s, &s);
     let db = sqlite("race.db");
-    exactly_one_applies(&toy_server_on(&db), &toy_server_on(&db));
+    exactly_one_applies(&toy_server_on(&db.url), &toy_server_on(&db.url));
 }
 
 #[test]
@@ -381,7 +392,7 @@ fn exactly_one_applies(a: &Server, b: &Server) {
 
 #[test]
 fn two_servers_on_one_database_never_serve_a_stale_game() {
-    two_servers_agree(&sqlite("shared.db"));
+    two_servers_agree(&sqlite("shared.db").url);
 }
 
 #[test]
@@ -409,7 +420,7 @@ fn two_servers_agree(db: &str) {
 
 #[test]
 fn an_answered_action_survives_sigkill() {
-    survives_sigkill(&sqlite("kill.db"));
+    survives_sigkill(&sqlite("kill.db").url);
 }
 
 #[test]

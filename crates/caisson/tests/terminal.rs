@@ -6,7 +6,7 @@ mod common;
 use caisson::terminal::{format_entry, play, Options, Outcome};
 use caisson::Registry;
 use caisson_kernel::{DiceMode, DynGame, Save, Setup};
-use common::{temp_path, ToyRegistry};
+use common::{temp_dir, ToyRegistry};
 
 fn game(seed: u64, dice: DiceMode) -> Box<dyn DynGame> {
     let setup = Setup { system: "toy".into(), scenario: "race".into(), seed, dice, options: vec![] };
@@ -165,13 +165,13 @@ fn help_and_log_commands() {
 
 #[test]
 fn s_file_saves_a_game_that_loads() {
-    let file = temp_path("s.json");
+    let dir = temp_dir();
+    let file = dir.path().join("s.json");
     let input = format!("2\n1\ns\ns {}\n", file.display());
     let (_, out, g) = run(&input, 4, DiceMode::Seeded, &Options::default());
     assert!(out.contains("Save where? Type `s FILE`."), "{out}");
     assert!(out.contains(&format!("Saved to {}.", file.display())), "{out}");
     let text = std::fs::read_to_string(&file).expect("save written");
-    let _ = std::fs::remove_file(&file);
     let loaded = ToyRegistry.load_game(&Save::from_json(&text).expect("parses")).expect("loads");
     assert_eq!(loaded.state_hash(), g.state_hash());
     // A file that cannot be written is reported, and play goes on.
@@ -182,11 +182,11 @@ fn s_file_saves_a_game_that_loads() {
 
 #[test]
 fn autosave_keeps_the_file_up_to_date() {
-    let file = temp_path("auto.json");
+    let dir = temp_dir();
+    let file = dir.path().join("auto.json");
     let options = Options { autosave: Some(file.clone()), ..Options::default() };
     let (_, _, g) = run("2\n2\n1\n", 9, DiceMode::Seeded, &options);
     let save = Save::from_json(&std::fs::read_to_string(&file).expect("autosaved")).expect("parses");
-    let _ = std::fs::remove_file(&file);
     assert_eq!(save.actions.len(), 3);
     assert_eq!(save.state_hash, g.state_hash());
 }
@@ -246,7 +246,8 @@ fn a_panic_in_the_rules_stops_play_with_a_message_instead_of_crashing() {
     let setup =
         Setup { system: "toy".into(), scenario: "boom".into(), seed: 1, dice: DiceMode::Seeded, options: vec![] };
     let mut g = ToyRegistry.new_game(&setup).expect("boom game");
-    let file = temp_path("boom.json");
+    let dir = temp_dir();
+    let file = dir.path().join("boom.json");
     let options = Options { autosave: Some(file.clone()), ..Options::default() };
     let mut out = Vec::new();
     let outcome = play(g.as_mut(), &[], &options, &mut "1\n3\n1\n".as_bytes(), &mut out).expect("play");
@@ -255,6 +256,5 @@ fn a_panic_in_the_rules_stops_play_with_a_message_instead_of_crashing() {
     assert!(out.contains("internal error: the rules panicked (boom: the rules cannot pass)."), "{out}");
     assert!(out.contains("holds the game as it was before that choice."), "{out}");
     let save = Save::from_json(&std::fs::read_to_string(&file).expect("autosave")).expect("parses");
-    let _ = std::fs::remove_file(&file);
     assert_eq!(save.actions.len(), 1, "the autosave holds the game before the pass");
 }

@@ -394,10 +394,9 @@ fn every_reconstruction_is_listed() {
 }
 
 /// A copy of the chart directory under the system temp dir, with one file changed.
-fn broken_copy(name: &str, file: &str, edit: impl Fn(&str) -> String) -> (PathBuf, String) {
-    let out = std::env::temp_dir().join(format!("caisson-charts-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    std::fs::create_dir_all(&out).expect("temp dir");
+fn broken_copy(name: &str, file: &str, edit: impl Fn(&str) -> String) -> (tempfile::TempDir, String) {
+    let tmp = tempfile::Builder::new().prefix(&format!("caisson-charts-{name}-")).tempdir().expect("temp dir");
+    let out = tmp.path();
     for entry in std::fs::read_dir(dir()).expect("chart dir") {
         let path = entry.expect("entry").path();
         let text = std::fs::read_to_string(&path).expect("read");
@@ -406,7 +405,7 @@ fn broken_copy(name: &str, file: &str, edit: impl Fn(&str) -> String) -> (PathBu
         std::fs::write(out.join(&fname), &text).expect("write");
     }
     let text = std::fs::read_to_string(out.join(file)).expect("read back");
-    (out, text)
+    (tmp, text)
 }
 
 fn line_of(text: &str, needle: &str) -> usize {
@@ -428,20 +427,18 @@ fn load_error(dir: &Path) -> String {
 #[test]
 fn unknown_key_names_file_and_line() {
     let (d, text) = broken_copy("key", "attack-types.toml", |t| t.replacen("drm = -1\n", "drm = -1\nmorale = 2\n", 1));
-    let err = load_error(&d);
+    let err = load_error(d.path());
     let want = format!("attack-types.toml:{}:", line_of(&text, "morale = 2"));
     assert!(err.contains(&want) && err.contains("morale"), "{err}");
-    let _ = std::fs::remove_dir_all(d);
 }
 
 // GCACW 12.0 pike 1½: only whole and half numbers are accepted.
 #[test]
 fn bad_fraction_names_file_and_line() {
     let (d, text) = broken_copy("fraction", "terrain.toml", |t| t.replacen("rain_cost = 1.5", "rain_cost = 0.3", 1));
-    let err = load_error(&d);
+    let err = load_error(d.path());
     let want = format!("terrain.toml:{}:", line_of(&text, "rain_cost = 0.3"));
     assert!(err.contains(&want) && err.contains("0.3"), "{err}");
-    let _ = std::fs::remove_dir_all(d);
 }
 
 // GCACW 2.2: every Manpower 1–11 needs a disorganized Combat value.
@@ -451,8 +448,7 @@ fn missing_manpower_names_file_and_line() {
         t.replacen("[[row]]\nmanpower = 7\ndisorganized_cv = 5\n\n", "", 1)
     });
     assert!(!text.contains("manpower = 7"));
-    let err = load_error(&d);
+    let err = load_error(d.path());
     let want = format!("strength.toml:{}:", line_of(&text, "[[row]]\nmanpower = 8"));
     assert!(err.contains(&want) && err.contains("manpower 7"), "{err}");
-    let _ = std::fs::remove_dir_all(d);
 }

@@ -147,10 +147,7 @@ impl DynGame for Boom {
     }
 }
 
-/// A unique path in the temporary directory.
-pub fn temp_path(name: &str) -> std::path::PathBuf {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static N: AtomicU32 = AtomicU32::new(0);
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!("caisson-test-{}-{n}-{name}", std::process::id()))
+/// A new folder in the temporary directory, removed with everything in it when dropped.
+pub fn temp_dir() -> tempfile::TempDir {
+    tempfile::Builder::new().prefix("caisson-test-").tempdir().expect("a temporary folder")
 }
