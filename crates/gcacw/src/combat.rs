@@ -716,27 +716,29 @@ fn artillery_cases(art: ArtilleryModifier) -> Vec<(i32, u32)> {
     }
 }
 
+/// The chance of each Combat Chart row (GCACW 7.4, 7.5). Only the difference of the two dice
+/// matters, so each difference (−5 to +5, in 6 − |difference| of the 36 pairs) reads the chart
+/// once.
 fn odds(rules: &Gcacw, am: i32, dm: i32, art: ArtilleryModifier, def_cv: Half, att_cv: Half) -> Vec<RowOdds> {
     let cases = artillery_cases(art);
     let out_of = if art.needs_roll() { 72 } else { 36 };
     let mut rows: BTreeMap<i32, RowOdds> = BTreeMap::new();
-    for a in 1..=6 {
-        for d in 1..=6 {
-            for &(v, w) in &cases {
-                let ways = if out_of == 72 { w } else { w / 2 };
-                let diff = a + am + v - (d + dm);
-                let cells = rules.charts().combat(diff, def_cv, att_cv);
-                let e = rows.entry(cells.row).or_insert_with(|| RowOdds {
-                    row: cells.row,
-                    differentials: (diff, diff),
-                    ways: 0,
-                    out_of,
-                    probability: 0.0,
-                    cells,
-                });
-                e.ways += ways;
-                e.differentials = (e.differentials.0.min(diff), e.differentials.1.max(diff));
-            }
+    for dice in -5..=5_i32 {
+        let pairs = 6 - dice.unsigned_abs();
+        for &(v, w) in &cases {
+            let ways = pairs * if out_of == 72 { w } else { w / 2 };
+            let diff = dice + am + v - dm;
+            let cells = rules.charts().combat(diff, def_cv, att_cv);
+            let e = rows.entry(cells.row).or_insert_with(|| RowOdds {
+                row: cells.row,
+                differentials: (diff, diff),
+                ways: 0,
+                out_of,
+                probability: 0.0,
+                cells,
+            });
+            e.ways += ways;
+            e.differentials = (e.differentials.0.min(diff), e.differentials.1.max(diff));
         }
     }
     rows.into_values()
