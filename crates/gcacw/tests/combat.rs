@@ -64,11 +64,26 @@ fn defender_mod(a: &Assessment, prefix: &str) -> Option<i32> {
     a.defender_modifiers.iter().find(|m| m.label.starts_with(prefix)).map(|m| m.value)
 }
 
-/// Every assessment's rows cover all the outcomes exactly once.
+/// Every assessment's rows cover all the outcomes exactly once: each row's ways are the pairs of
+/// dice (with an odd and an even parity die, when one is needed) whose differential [`outcome`]
+/// finds in that row.
 fn check_rows(a: &Assessment) {
     let out_of = a.rows.first().map_or(0, |r| r.out_of);
     assert!(out_of == 36 || out_of == 72, "{out_of}");
     assert_eq!(a.rows.iter().map(|r| r.ways).sum::<u32>(), out_of, "{:?}", a.rows);
+    let parities: &[u8] = if out_of == 72 { &[1, 2] } else { &[1] };
+    let mut read = std::collections::BTreeMap::new();
+    for attacker in 1..=6 {
+        for defender in 1..=6 {
+            for &parity in parities {
+                let o = outcome(a, attacker, defender, Some(parity))
+                    .unwrap_or_else(|e| panic!("dice {attacker} and {defender}: {e} (rows {:?})", a.rows));
+                *read.entry(o.cells.row).or_insert(0_u32) += 1;
+            }
+        }
+    }
+    let ways: std::collections::BTreeMap<i32, u32> = a.rows.iter().map(|r| (r.row, r.ways)).collect();
+    assert_eq!(ways, read, "{:?}", a.rows);
     let p: f64 = a.rows.iter().map(|r| r.probability).sum();
     assert!((p - 1.0).abs() < 1e-12, "probabilities sum to {p}");
     assert!(a.rows.windows(2).all(|w| w[0].row < w[1].row && w[0].differentials.1 < w[1].differentials.0));
