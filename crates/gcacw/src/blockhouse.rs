@@ -86,6 +86,22 @@ pub fn result(table: &BlockhouseTable, modified: i32) -> Option<u8> {
     table.rows.iter().find(|r| modified <= r.at_most).map(|r| r.fatigue)
 }
 
+/// The six faces of the die with modifier `drm` (GCACW 7.4 dice, HSN Sc 5 Blockhouse Table): how
+/// many destroy the blockhouse, and the Fatigue Levels the others give the attacker in all.
+#[must_use]
+pub fn faces(table: &BlockhouseTable, drm: i32) -> (u8, u8) {
+    (1..=6).fold((0, 0), |(destroys, fatigue), d| match result(table, d + drm) {
+        None => (destroys + 1, fatigue),
+        Some(fl) => (destroys, fatigue + fl),
+    })
+}
+
+/// The sum of the Blockhouse Table modifiers for unit `u` attacking with `ty` ([`modifiers`]).
+#[must_use]
+pub fn drm(rules: &Gcacw, state: &State, table: &BlockhouseTable, u: usize, ty: AttackType) -> i32 {
+    modifiers(rules, state, table, u, ty).iter().map(|x| x.value).sum()
+}
+
 /// The blockhouse attacks the marching unit may declare now, one option per attack type it has
 /// the MP for: a Confederate combat unit in a standing blockhouse's hex that has not attacked it
 /// in this march.
@@ -108,8 +124,8 @@ pub fn options(rules: &Gcacw, state: &State, m: &March) -> Vec<Choice> {
         if m.left < mp || m.left < min || m.left == Half::ZERO {
             continue;
         }
-        let drm: i32 = modifiers(rules, state, table, u, ty).iter().map(|x| x.value).sum();
-        let destroys = (1..=6).filter(|d| result(table, d + drm).is_none()).count();
+        let drm = drm(rules, state, table, u, ty);
+        let (destroys, _) = faces(table, drm);
         out.push(Choice::new(
             format!("blockhouse:{}", type_word(ty)),
             format!("{} attack on {name} ({mp} MP): die {drm:+}, destroys it on {destroys} in 6", type_word(ty)),
