@@ -1056,9 +1056,17 @@ impl GcacwHeuristics {
 
     /// Whether unit `u` stands on a blockhouse its side wants destroyed.
     fn on_blockhouse(&self, rules: &Gcacw, state: &State, u: usize) -> bool {
+        self.blockhouse_vp(rules, state, u) > 0.0
+    }
+
+    /// The VP of destroying the blockhouse unit `u` stands on, for its side (0 if none).
+    fn blockhouse_vp(&self, rules: &Gcacw, state: &State, u: usize) -> f64 {
         let side = rules.unit_side(state, u);
-        state.units[u].hex.is_some_and(|at| {
-            self.active(rules, state).any(|o| o.blockhouse && o.side == side && o.hexes.contains(&at))
+        state.units[u].hex.map_or(0.0, |at| {
+            self.active(rules, state)
+                .filter(|o| o.blockhouse && o.side == side && o.hexes.contains(&at))
+                .map(|o| o.vp)
+                .fold(0.0, f64::max)
         })
     }
 
@@ -1151,13 +1159,7 @@ impl GcacwHeuristics {
                 let drm = blockhouse::drm(rules, state, table, u, attack_type(arg));
                 let (destroys, fatigue) = blockhouse::faces(table, drm);
                 let (chance, fatigue) = (f64::from(destroys) / 6.0, f64::from(fatigue) / 6.0);
-                let vp = state.units[u].hex.map_or(0.0, |at| {
-                    self.active(rules, state)
-                        .filter(|o| o.blockhouse && o.side == side && o.hexes.contains(&at))
-                        .map(|o| o.vp)
-                        .fold(0.0, f64::max)
-                });
-                if chance * vp > FATIGUE_VP * fatigue {
+                if chance * self.blockhouse_vp(rules, state, u) > FATIGUE_VP * fatigue {
                     1.0 + 2.0 * chance
                 } else {
                     -0.5

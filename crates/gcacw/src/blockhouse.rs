@@ -86,7 +86,7 @@ pub fn result(table: &BlockhouseTable, modified: i32) -> Option<u8> {
     table.rows.iter().find(|r| modified <= r.at_most).map(|r| r.fatigue)
 }
 
-/// The six faces of the die with modifier `drm` (GCACW 7.4 dice, HSN Sc 5 Blockhouse Table): how
+/// The six faces of the one die with modifier `drm` (HSN Sc 5 Blockhouse Table): how
 /// many destroy the blockhouse, and the Fatigue Levels the others give the attacker in all.
 #[must_use]
 pub fn faces(table: &BlockhouseTable, drm: i32) -> (u8, u8) {
