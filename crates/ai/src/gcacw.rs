@@ -947,7 +947,7 @@ impl GcacwHeuristics {
             "march" => Self::unit(rules, arg).map_or(0.0, &mut march_prior),
             "entrench" => Self::unit(rules, arg).map_or(0.0, |u| {
                 let near = self.enemy_within(rules, state, u, 4);
-                if self.goal(rules, state, u).is_some() && self.gap_now(rules, state, u) == 0.0 && near {
+                if self.holds_goal(rules, state, u) && near {
                     1.6
                 } else {
                     0.3
@@ -1052,6 +1052,15 @@ impl GcacwHeuristics {
         } else {
             1.0
         }
+    }
+
+    /// Whether unit `u` stands where its objective scores for holding, so that works there guard
+    /// the points (GCACW 5.5). A blockhouse scores only for its destruction: a unit that
+    /// entrenched on one instead of attacking it kept its fatigue from the attack (HSN Sc 5,
+    /// ai-easy against random, seeds 2001-4000: in 44 of the 95 lost games a unit stood on the
+    /// last standing blockhouse and entrenched there on the last turn).
+    fn holds_goal(&self, rules: &Gcacw, state: &State, u: usize) -> bool {
+        self.goal(rules, state, u).is_some_and(|o| !o.blockhouse) && self.gap_now(rules, state, u) == 0.0
     }
 
     /// Whether unit `u` stands on a blockhouse its side wants destroyed.
@@ -1325,9 +1334,7 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                             }
                         }
                         ("entrench", Some(u))
-                            if self.goal(rules, state, u).is_some()
-                                && self.gap_now(rules, state, u) == 0.0
-                                && self.enemy_within(rules, state, u, 4) =>
+                            if self.holds_goal(rules, state, u) && self.enemy_within(rules, state, u, 4) =>
                         {
                             0.8
                         }
@@ -2170,6 +2177,25 @@ mod tests {
         state.flags.insert(format!("{}5424", victory::BLOCKHOUSE_DESTROYED), 1);
         assert!(h.active(&rules, &state).all(|o| !o.hexes.contains(&hex("5424"))));
         assert!(h.action_prior(&rules, &state, &rules.board(&state), &mut BTreeMap::new(), "march:armstrong") < march);
+    }
+
+    #[test]
+    fn a_unit_on_a_standing_blockhouse_attacks_it_on_the_last_turn_instead_of_entrenching() {
+        // HSN Sc 5, last turn: Armstrong (Manpower 2, fatigue 1 on its exhausted side, so its
+        // next march is an extended one) stands on the Hoard blockhouse with the enemy near. The
+        // blockhouse scores only if destroyed: works there guard nothing.
+        let (rules, mut state, h) = scenario("hsn-5");
+        state.turn = rules.scenario().turns;
+        let armstrong = rules.unit_by_id("armstrong").expect("armstrong");
+        let unit = &mut state.units[armstrong];
+        (unit.hex, unit.fatigue, unit.exhausted) = (Some(hex("5328")), 1, true);
+        assert_eq!(state.units[armstrong].manpower, 2);
+        assert!(h.enemy_within(&rules, &state, armstrong, 4), "the enemy is near");
+        assert!(h.goal(&rules, &state, armstrong).is_some_and(|o| o.blockhouse));
+        let prior = |id: &str| h.action_prior(&rules, &state, &rules.board(&state), &mut BTreeMap::new(), id);
+        let (march, entrench) = (prior("march:armstrong"), prior("entrench:armstrong"));
+        assert!(march > entrench, "march {march} against entrench {entrench}");
+        assert!(entrench < prior("pass"), "entrench {entrench}");
     }
 
     #[test]
