@@ -2434,6 +2434,25 @@ mod tests {
     }
 
     #[test]
+    fn forrests_rearguard_holds_both_villages_with_every_unit() {
+        // HSN Sc 8 victory conditions: the Union scores only with a division in Lynnville (0423)
+        // or Colored Church (0324), and no Union unit may enter a hex a Confederate unit holds
+        // (GCACW 6.1). Every Confederate unit, cavalry too, heads for one of them, and neither is
+        // left to the Union.
+        let (rules, state, h) = scenario("hsn-8");
+        let villages = [hex("0423"), hex("0324")];
+        let mut drawn = [0; 2];
+        for (u, _) in rules.on_map(&state).filter(|&(u, _)| rules.unit_side(&state, u) == Side::Confederate) {
+            let goal = h.goal(&rules, &state, u).expect("every Confederate unit has somewhere to go");
+            assert!(goal.hexes.iter().all(|g| villages.contains(g)), "{:?}", goal.hexes);
+            for (i, v) in villages.iter().enumerate() {
+                drawn[i] += usize::from(goal.hexes == [*v]);
+            }
+        }
+        assert_eq!(drawn, [1, 1], "one unit for each village first");
+    }
+
+    #[test]
     fn a_division_heads_for_colored_church_when_the_enemy_holds_lynnville() {
         // HSN Sc 8 victory conditions: Lynnville (0423) or Colored Church (0324). With Walthall
         // in Lynnville, which no Union unit may enter (GCACW 6.1), the way leads to the church.
