@@ -7,7 +7,7 @@ use crate::catalog::CounterType;
 use crate::charts::{EmtResult, Half, Mover};
 use crate::movement::{self, MoveContext};
 use crate::rules::Gcacw;
-use crate::scenario::RuleKind;
+use crate::scenario::{RuleKind, SpecialRule};
 use crate::state::{Intent, LossCause, March, Stage, State};
 use crate::{activation, sequence, Side};
 
@@ -56,17 +56,38 @@ pub fn allowance_request(rules: &Gcacw, state: &State, u: usize) -> RollRequest 
 /// A scenario's minimum Movement Allowance for this unit now (e.g. HSN Sc 3), if any.
 #[must_use]
 pub fn minimum_ma(rules: &Gcacw, state: &State, u: usize, activate: bool) -> Option<(u8, String)> {
-    let side = rules.unit_side(state, u);
-    let id = rules.unit_id(state, u);
-    let fatigue_after = state.units[u].fatigue + 1;
-    rules.scenario().special_rule.iter().find_map(|r| match &r.kind {
-        RuleKind::MinimumMa { side: s, turns, march, activate: act, exempt, max_fatigue }
-            if *s == side
+    march_rule(rules, state, u, state.units[u].fatigue + 1)
+        .map(|m| (if activate { m.activate } else { m.march }, m.rule.source.clone()))
+}
+
+/// What a scenario's `minimum-ma` rule gives one march.
+struct MarchHelp<'r> {
+    /// The minimum Movement Allowance of a March action.
+    march: u8,
+    /// The same in an Activate Leader action.
+    activate: u8,
+    /// The Extended March Table modifier.
+    extended: i8,
+    rule: &'r SpecialRule,
+}
+
+/// The scenario's `minimum-ma` rule that covers a march of unit `u` to fatigue `reached` now:
+/// every such rule in HSN is for the side's infantry divisions only (Sc 3 and Sc 4 Confederate
+/// Infantry March Bonus, Sc 7 Hood's Retreat), on its turns, not its exempt divisions, and only
+/// up to its fatigue level.
+fn march_rule<'r>(rules: &'r Gcacw, state: &State, u: usize, reached: u8) -> Option<MarchHelp<'r>> {
+    let c = rules.unit_counter(state, u);
+    if c.ty != CounterType::Infantry || c.size != "division" || rules.unmounted(state, u) {
+        return None;
+    }
+    rules.scenario().special_rule.iter().find_map(|rule| match &rule.kind {
+        RuleKind::MinimumMa { side, turns, march, activate, exempt, max_fatigue, extended }
+            if *side == c.side
                 && (turns.is_empty() || turns.contains(&state.turn))
-                && !exempt.iter().any(|e| e == id)
-                && max_fatigue.is_none_or(|m| fatigue_after <= m) =>
+                && !exempt.contains(&c.id)
+                && max_fatigue.is_none_or(|m| reached <= m) =>
         {
-            Some((if activate { *act } else { *march }, r.source.clone()))
+            Some(MarchHelp { march: *march, activate: *activate, extended: *extended, rule })
         }
         _ => None,
     })
@@ -173,6 +194,9 @@ pub fn extended_request(rules: &Gcacw, state: &State, march: &March) -> RollRequ
         (true, 4) => modifiers.push(Modifier::new("exhausted unit reaching fatigue 4", 3, "GCACW 5.1")),
         (false, 4) => modifiers.push(Modifier::new("unit reaching fatigue 4", 1, "GCACW 5.1")),
         _ => {}
+    }
+    if let Some(m) = march_rule(rules, state, u, unit.fatigue).filter(|m| m.extended != 0) {
+        modifiers.push(Modifier::new(m.rule.title.clone(), i32::from(m.extended), m.rule.source.clone()));
     }
     if rules.unit_type(state, u) == CounterType::Wagon {
         let south = unit.hex.is_some_and(|h| rules.south_of_duck(h));

@@ -247,7 +247,8 @@ pub enum RuleKind {
         /// The leaders.
         leaders: Vec<String>,
     },
-    /// Minimum Movement Allowances.
+    /// A side's infantry divisions march with minimum Movement Allowances, and perhaps a
+    /// modifier to their Extended March Table rolls (HSN Sc 3, Sc 4; Sc 7 Hood's Retreat).
     MinimumMa {
         /// Side.
         side: Side,
@@ -264,6 +265,9 @@ pub enum RuleKind {
         /// Only for marches reaching at most this fatigue level.
         #[serde(default)]
         max_fatigue: Option<u8>,
+        /// Added to the Extended March Table rolls of the marches the rule covers (GCACW 5.1).
+        #[serde(default)]
+        extended: i8,
     },
     /// Counters that may not activate.
     NoActivation {

@@ -262,6 +262,59 @@ fn scenario_movement_restrictions() {
     assert!(!rules.prohibited(Confederate, caisson_hexmap::Hex::new(53, 7)), "5307 is 4 hexes away");
 }
 
+/// HSN Sc 7 Hood's Retreat, the rulebook's own example: on Turn 1 a Confederate infantry division
+/// marching to fatigue 2 on its exhausted side takes 1 off its extended march roll, so a 6 reads
+/// as 5, no effect; a March action's allowance is at least 3. A march to fatigue 4 gets neither.
+#[test]
+fn hoods_retreat_eases_extended_marches_on_turn_1_hsn_sc_7() {
+    let mut g = manual("hsn-7", |r, s| {
+        let loring = r.unit_by_id("loring").expect("loring");
+        s.units[loring].organized = true;
+        let walthall = r.unit_by_id("walthall").expect("walthall");
+        s.units[walthall].fatigue = 3;
+    });
+    while matches!(g.state().stage, Stage::Transfers { .. }) {
+        choose(&mut g, "done");
+    }
+    let loring = unit(&g, "loring");
+    choose(&mut g, "march:loring");
+    choose(&mut g, "die:1");
+    let ma = g.log().iter().rev().find_map(|e| e.roll.clone()).expect("allowance roll logged");
+    assert!(ma.result.contains("raised to the scenario minimum 3"), "{}", ma.result);
+    assert!(matches!(g.state().stage, Stage::ExtendedMarch { .. }), "{:?}", g.state().stage);
+    choose(&mut g, "die:6");
+    let emt = g.log().iter().rev().find_map(|e| e.roll.clone()).expect("EMT roll logged");
+    assert_eq!(emt.total, 5, "6 − 1 (Hood's Retreat)");
+    assert!(emt.modifiers.iter().any(|m| m.label == "Hood's Retreat" && m.value == -1), "{:?}", emt.modifiers);
+    assert!(emt.result.starts_with("NE"), "{}", emt.result);
+    assert!(g.state().units[loring].organized, "no effect: Loring stays organized");
+    choose(&mut g, "no-force-march");
+    choose(&mut g, "end");
+    choose(&mut g, "keep");
+    // The second Turn 1 initiative is the Confederates' too: Walthall marches to fatigue 4.
+    choose(&mut g, "march:walthall");
+    choose(&mut g, "die:1");
+    let ma = g.log().iter().rev().find_map(|e| e.roll.clone()).expect("allowance roll logged");
+    assert_eq!(ma.total, 2, "no minimum for a march to fatigue 4: {}", ma.result);
+    choose(&mut g, "die:1");
+    let emt = g.log().iter().rev().find_map(|e| e.roll.clone()).expect("EMT roll logged");
+    assert_eq!(emt.total, 4, "1 + 3 (exhausted to fatigue 4), no Hood's Retreat: {:?}", emt.modifiers);
+}
+
+/// The minimum Movement Allowances of HSN Sc 3 are for the Confederate infantry divisions other
+/// than Clayton and Stevenson: none for cavalry.
+#[test]
+fn march_minimums_are_for_infantry_divisions_hsn_sc_3() {
+    let (rules, state) = Gcacw::new(hsn().expect("data"), "hsn-3", Settings::default()).expect("hsn-3");
+    let id = |name: &str| rules.unit_by_id(name).expect(name);
+    let min = |name: &str, activate: bool| march::minimum_ma(&rules, &state, id(name), activate).map(|(m, _)| m);
+    assert_eq!(min("cleburne", false), Some(5));
+    assert_eq!(min("cleburne", true), Some(6));
+    assert_eq!(min("clayton", false), None, "exempt");
+    assert_eq!(min("biffle", false), None, "cavalry");
+    assert_eq!(min("cox", false), None, "Union");
+}
+
 /// HSN Sc 2 Arrival Table (digest T25): on Turn 2 a roll of 6 − 7 = −1 brings 2 sets with a
 /// fatigue-1 marker; a set placed in an alternative entry hex gets one level more; the set must
 /// act at once and adds 1 to that first Movement Allowance roll (1d6 + 2 for a March).
