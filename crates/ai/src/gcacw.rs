@@ -1023,13 +1023,15 @@ impl GcacwHeuristics {
 
     /// What marching once more costs unit `u` in the priors: an extended march (to fatigue 3 or
     /// 4, or on the exhausted side to 2 or more, GCACW 5.1) risks Manpower, all the more for a
-    /// weak unit, and fatigue 4 most of all.
+    /// weak unit, and fatigue 4 most of all. Nothing where no roll can hurt it (HSN Sc 7 Hood's
+    /// Retreat on Turn 1; ai-easy against ai-easy, seeds 5001-6000: Confederate wins 353 of
+    /// 1,000 instead of 288).
     /// On the scenario's last turn fatigue no longer matters, only the Manpower at risk.
     fn extended_cost(&self, rules: &Gcacw, state: &State, u: usize) -> f64 {
         let unit = &state.units[u];
         let after = unit.fatigue + 1;
         let extended = after >= 3 || (unit.exhausted && after >= 2);
-        if !extended {
+        if !extended || caisson_gcacw::march::extended_risk(rules, state, u) == 0.0 {
             return 0.0;
         }
         let weak = if unit.manpower <= 2 { 2.0 } else { 0.0 };
@@ -1841,6 +1843,37 @@ mod tests {
     }
 
     #[test]
+    fn on_turn_1_of_hoods_retreat_cheatham_marches_his_exhausted_divisions_together() {
+        use crate::search::Sim;
+        // HSN Sc 7: Cheatham's four divisions start exhausted at fatigue 1, so any march is an
+        // extended one (GCACW 5.1). On Turn 1 Hood's Retreat takes 1 off the roll: a 6 reads 5,
+        // no effect, so the march risks nothing and one Activate Leader action (GCACW 5.2)
+        // takes them all. From Turn 2 the roll can cost Manpower again.
+        let (rules, state, h) = scenario("hsn-7");
+        let mut sim = Sim::new(&rules, state, 3);
+        let decision = loop {
+            let d = sim.settle().expect("the game goes on");
+            if d.kind == "action" {
+                break d;
+            }
+            assert!(sim.choose("done"), "transfers: {d:?}");
+        };
+        assert_eq!(decision.side, Side::Confederate.id());
+        let prior = |state: &State, id: &str| {
+            let priors = h.priors(&rules, state, &decision);
+            decision.options.iter().position(|o| o.id == id).map(|i| priors[i]).expect("offered")
+        };
+        let divisions = ["march:smith-a", "march:bate-a", "march:lowrey", "march:johnson"];
+        let best_march =
+            |state: &State| divisions.into_iter().map(|id| prior(state, id)).fold(f64::NEG_INFINITY, f64::max);
+        let cheatham = prior(&sim.state, "activate:cheatham");
+        assert!(cheatham > best_march(&sim.state) + 1.0, "{cheatham} vs {}", best_march(&sim.state));
+        let mut later = sim.state.clone();
+        later.turn = 2;
+        assert!(prior(&later, "activate:cheatham") < cheatham - 1.0);
+    }
+
+    #[test]
     fn divisions_that_score_one_by_one_march_on_a_roll_each_with_their_leader_at_the_back() {
         use crate::search::Sim;
         // HSN Sc 1 (one turn): each Union infantry division short of Columbia costs 3 VP on its
@@ -2263,24 +2296,29 @@ mod tests {
         assert_eq!(divisions.len(), 8);
         let before: Vec<f64> = divisions.iter().map(|&u| h.gap_now(&rules, &state, u)).collect();
         assert!(before.iter().all(|&g| g > 5.0), "they start far from the Duck: {before:?}");
-        // The AI plays the Confederates against random Union play through Turn 1.
-        let mut sim = Sim::new(&rules, state, 7);
-        let mut n = 0u64;
-        while let Some(d) = sim.settle() {
-            if sim.state.turn > 1 {
-                break;
+        // The AI plays the Confederates against random Union play through Turn 1, ten games.
+        // With Hood's Retreat taken into the cost of their extended marches 76 of the 80
+        // divisions end it at least 3 hexes nearer; 70 without.
+        let mut nearer = 0;
+        for seed in 1..=10u64 {
+            let mut sim = Sim::new(&rules, state.clone(), seed);
+            let mut n = seed * 1000;
+            while let Some(d) = sim.settle() {
+                if sim.state.turn > 1 {
+                    break;
+                }
+                n += 1;
+                let id = if d.side == Side::Confederate.id() {
+                    decide(&rules, &sim.state, &d, &h, Level::Easy, n)
+                } else {
+                    random_choice(&d, &mut Dice::new(n)).to_string()
+                };
+                assert!(sim.choose(&id), "{id} accepted");
             }
-            n += 1;
-            let id = if d.side == Side::Confederate.id() {
-                decide(&rules, &sim.state, &d, &h, Level::Easy, n)
-            } else {
-                random_choice(&d, &mut Dice::new(n)).to_string()
-            };
-            assert!(sim.choose(&id), "{id} accepted");
+            let after = divisions.iter().map(|&u| h.gap_now(&rules, &sim.state, u));
+            nearer += before.iter().zip(after).filter(|&(b, a)| a + 3.0 < *b).count();
         }
-        let after: Vec<f64> = divisions.iter().map(|&u| h.gap_now(&rules, &sim.state, u)).collect();
-        let nearer = before.iter().zip(&after).filter(|(b, a)| *a + 3.0 < **b).count();
-        assert!(nearer >= 7, "divisions at least 3 hexes nearer after Turn 1: {nearer}; {before:?} → {after:?}");
+        assert!(nearer >= 75, "divisions at least 3 hexes nearer after Turn 1, of 80: {nearer}");
     }
 
     /// Scenario `id` on its last turn, with every unit of `side` off the map.

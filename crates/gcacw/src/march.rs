@@ -183,19 +183,31 @@ pub fn begin_unit_march(rules: &Gcacw, state: &mut State, u: usize, ma: u8) {
 #[must_use]
 pub fn extended_request(rules: &Gcacw, state: &State, march: &March) -> RollRequest {
     let u = march.unit;
-    let unit = &state.units[u];
     let side = rules.unit_side(state, u);
+    RollRequest {
+        side: side.id().into(),
+        purpose: format!("Extended March Table for {}", rules.unit_name(state, u)),
+        rule: "GCACW 5.1".into(),
+        dice: 1,
+        modifiers: extended_modifiers(rules, state, u, state.units[u].fatigue),
+    }
+}
+
+/// The Extended March Table modifiers of unit `u` marching to fatigue `reached` (GCACW 5.1;
+/// HSN-B 2.2; a scenario's `minimum-ma` rule).
+fn extended_modifiers(rules: &Gcacw, state: &State, u: usize, reached: u8) -> Vec<Modifier> {
+    let unit = &state.units[u];
     let mut modifiers = Vec::new();
-    if side == Side::Union {
+    if rules.unit_side(state, u) == Side::Union {
         modifiers.push(Modifier::new("Other Union Units", 1, "GCACW 5.1 (Union Army Modifiers)"));
     }
-    match (unit.exhausted, unit.fatigue) {
+    match (unit.exhausted, reached) {
         (true, 3) => modifiers.push(Modifier::new("exhausted unit reaching fatigue 3", 1, "GCACW 5.1")),
         (true, 4) => modifiers.push(Modifier::new("exhausted unit reaching fatigue 4", 3, "GCACW 5.1")),
         (false, 4) => modifiers.push(Modifier::new("unit reaching fatigue 4", 1, "GCACW 5.1")),
         _ => {}
     }
-    if let Some(m) = march_rule(rules, state, u, unit.fatigue).filter(|m| m.extended != 0) {
+    if let Some(m) = march_rule(rules, state, u, reached).filter(|m| m.extended != 0) {
         modifiers.push(Modifier::new(m.rule.title.clone(), i32::from(m.extended), m.rule.source.clone()));
     }
     if rules.unit_type(state, u) == CounterType::Wagon {
@@ -204,13 +216,21 @@ pub fn extended_request(rules: &Gcacw, state: &State, march: &March) -> RollRequ
             modifiers.push(Modifier::new("wagon train north of the Duck River", 1, "HSN-B 2.2"));
         }
     }
-    RollRequest {
-        side: side.id().into(),
-        purpose: format!("Extended March Table for {}", rules.unit_name(state, u)),
-        rule: "GCACW 5.1".into(),
-        dice: 1,
-        modifiers,
-    }
+    modifiers
+}
+
+/// The chance that unit `u`'s next march, should it be an extended one, meets any effect on the
+/// Extended March Table (disorder or a Manpower loss, GCACW 5.1), with the modifiers it would
+/// roll with now. 0 where no roll can hurt it (HSN Sc 7 Hood's Retreat: a 6 less 1 is no effect).
+#[must_use]
+pub fn extended_risk(rules: &Gcacw, state: &State, u: usize) -> f64 {
+    let unit = &state.units[u];
+    let reached = (unit.fatigue + 1).min(4);
+    let plus: i32 = extended_modifiers(rules, state, u, reached).iter().map(|m| m.value).sum();
+    let hurt = (1..=6)
+        .filter(|d| rules.charts().extended_march(d + plus, unit.organized, unit.manpower) != EmtResult::NoEffect)
+        .count();
+    hurt as f64 / 6.0
 }
 
 /// Applies the Extended March Table result.
