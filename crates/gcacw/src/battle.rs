@@ -14,7 +14,7 @@ use crate::catalog::CounterType;
 use crate::charts::{AttackType, CombatCells, CombatResult, Half};
 use crate::combat::{self, Assessment, Attack, Forts};
 use crate::retreat::{self, Retreat, RetreatKind};
-use crate::rules::Gcacw;
+use crate::rules::{Gcacw, ReleaseEvent};
 use crate::state::{LossCause, March, Stage, State};
 use crate::zoc::Zoc;
 use crate::{march, sequence, Side};
@@ -548,6 +548,8 @@ pub fn apply_roll(rules: &Gcacw, state: &mut State, mut b: Battle, req: &RollReq
     );
     b.results = Some((o.cells.defender.to_string(), o.cells.attacker.to_string()));
     b.extra_loss = o.extra_attacker_loss;
+    // HSN Sc 2, 3, 9: an attack frees the units it falls on from their scenario restriction.
+    rules.update_releases(state, ReleaseEvent::Attacked(b.target));
     if let Some(fort) = combat::fort_destroyed(&a, &b.attack(rules, state), &o) {
         state.flags.insert(combat::fort_flag(fort), 1);
         state.note(format!("The Union fort in {} is destroyed.", rules.map().label(fort)), Some("HSN-A 8.0"));

@@ -6,7 +6,7 @@ use caisson_kernel::{Choice, Decision, Modifier, RollRequest};
 use crate::catalog::CounterType;
 use crate::charts::{EmtResult, Half, Mover};
 use crate::movement::{self, MoveContext};
-use crate::rules::Gcacw;
+use crate::rules::{Gcacw, ReleaseEvent};
 use crate::scenario::{RuleKind, SpecialRule};
 use crate::state::{Intent, LossCause, March, Stage, State};
 use crate::{activation, sequence, Side};
@@ -660,7 +660,7 @@ pub fn resume_moving(rules: &Gcacw, state: &mut State, m: March) {
 /// overrun (GCACW 10.2), and the chance to destroy a bridge (10.2) before the march is over.
 pub fn conclude(rules: &Gcacw, state: &mut State, u: usize, moved: bool) {
     if state.units[u].hex.is_some() {
-        rules.update_releases(state, Some(u));
+        rules.update_releases(state, ReleaseEvent::Ended(u));
         crate::bridges::overrun(rules, state, u);
         if crate::bridges::offer_destroy(rules, state, u, !moved) {
             return;

@@ -56,6 +56,17 @@ pub struct Gcacw {
     pub(crate) start_manpower: u32,
 }
 
+/// What just happened, for [`Gcacw::update_releases`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReleaseEvent {
+    /// Units were placed or moved other than by a March (arrivals, reinforcements, rail moves).
+    Moved,
+    /// This unit ended its March.
+    Ended(usize),
+    /// The enemy's combat dice fell on the units in this hex (GCACW 7.4).
+    Attacked(Hex),
+}
+
 impl Gcacw {
     /// Rules for a scenario and its starting state.
     ///
@@ -486,9 +497,10 @@ impl Gcacw {
     }
 
     /// Frees counters whose scenario restriction has been lifted by what just happened: an enemy
-    /// unit next to them, an enemy unit in the rule's county, or (`ended_march`) an enemy unit that
-    /// ended its March one or two hexes away. Call after every move.
-    pub fn update_releases(&self, state: &mut State, ended_march: Option<usize>) {
+    /// unit next to them, an enemy unit in the rule's county, (`Ended`) an enemy unit that ended
+    /// its March one or two hexes away, or (`Attacked`) an enemy attack on their hex. Call after
+    /// every move and every attack.
+    pub fn update_releases(&self, state: &mut State, event: ReleaseEvent) {
         for kind in self.scenario().rules() {
             let RuleKind::NoActivation { counters, release, county, group, .. } = kind else { continue };
             let ids: Vec<usize> = counters.iter().filter_map(|c| self.catalog().index(c)).collect();
@@ -503,14 +515,17 @@ impl Gcacw {
                         Release::EnemyAdjacent => {
                             self.map().neighbors(hex).any(|(_, n)| self.occupant(state, n) == Some(side.enemy()))
                         }
-                        Release::EnemyMarchWithin2 => ended_march.is_some_and(|u| {
-                            self.unit_side(state, u) == side.enemy()
-                                && state.units[u].hex.is_some_and(|h| (1..=2).contains(&h.distance(hex)))
-                        }),
+                        Release::EnemyMarchWithin2 => match event {
+                            ReleaseEvent::Ended(u) => {
+                                self.unit_side(state, u) == side.enemy()
+                                    && state.units[u].hex.is_some_and(|h| (1..=2).contains(&h.distance(hex)))
+                            }
+                            _ => false,
+                        },
                         Release::EnemyInCounty => self.on_map(state).any(|(u, h)| {
                             self.unit_side(state, u) == side.enemy() && self.map().county(h) == county.as_deref()
                         }),
-                        Release::Attacked => false,
+                        Release::Attacked => event == ReleaseEvent::Attacked(hex),
                     })
                 })
                 .collect();

@@ -203,7 +203,7 @@ pub enum Release {
     /// An enemy unit ends a March action one or two hexes from the counter.
     #[serde(rename = "enemy-march-within-2")]
     EnemyMarchWithin2,
-    /// An enemy unit attacks the counter (combat: not yet implemented, so never yet).
+    /// An enemy unit attacks the counter: the combat dice fall on its hex.
     Attacked,
     /// An enemy unit is in the rule's county.
     EnemyInCounty,

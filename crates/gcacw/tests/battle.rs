@@ -402,3 +402,49 @@ fn leader_reattaches_before_the_advance_gcacw_7_6() {
     assert_eq!(g.rules().leader_hex(g.state(), stanley), Some(h("4510")), "Stanley advanced with Kimball");
     assert_eq!(g.state().units[wagner].hex, Some(h("4610")));
 }
+
+/// HSN Sc 2 Union Unit Restrictions (b): 91 IN and 123 IN may not activate before Turn 4, unless
+/// a Confederate unit attacks either of them first, which frees both.
+#[test]
+fn an_attack_on_91_in_frees_both_held_regiments_hsn_sc_2() {
+    let (rules, mut state) = Gcacw::new(hsn().expect("data"), "hsn-2", Settings::default()).expect("hsn-2");
+    for u in &mut state.units {
+        u.hex = None;
+    }
+    for l in &mut state.leaders {
+        l.with = None;
+    }
+    let place = |s: &mut State, id: &str, hex: &str| {
+        let u = rules.unit_by_id(id).expect(id);
+        let unit = &mut s.units[u];
+        (unit.hex, unit.fatigue, unit.organized, unit.exhausted, unit.entrenchment) =
+            (Some(h(hex)), 0, true, false, None);
+    };
+    place(&mut state, "91-in", "4610");
+    place(&mut state, "armstrong", "4611");
+    state.turn = 2;
+    state.automatic = vec![Side::Confederate];
+    caisson_gcacw::sequence::begin_action_cycle(&rules, &mut state);
+    let cat = rules.catalog();
+    let (in91, in123) = (cat.index("91-in").expect("91 IN"), cat.index("123-in").expect("123 IN"));
+    assert!(rules.restricted(&state, in91) && rules.restricted(&state, in123), "held on Turn 2");
+    let mut g = Game::new(
+        rules,
+        state,
+        Setup { system: "gcacw".into(), scenario: "hsn-2".into(), seed: 1, dice: DiceMode::Manual, options: vec![] },
+    );
+    choose(&mut g, "die:1"); // the Arrival Table: 1 − 7, nobody arrives
+    choose(&mut g, "march:armstrong");
+    choose(&mut g, "die:3");
+    choose(&mut g, "die:3");
+    choose(&mut g, "no-force-march");
+    let attack = options(&g).into_iter().find(|o| o.starts_with("attack:4610")).expect("an attack on 4610");
+    choose(&mut g, &attack);
+    choose(&mut g, "commit");
+    while g.pending().is_some_and(|d| d.kind == "roll") {
+        assert!(g.rules().restricted(g.state(), in91), "no release before the dice");
+        choose(&mut g, "die:3");
+    }
+    let (rules, state) = (g.rules(), g.state());
+    assert!(!rules.restricted(state, in91) && !rules.restricted(state, in123), "the attack frees both");
+}

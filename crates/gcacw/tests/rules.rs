@@ -363,11 +363,11 @@ fn scenario_restrictions_are_lifted_only_by_their_own_events() {
         rules.map().neighbors(h).map(|(_, n)| n).find(|&n| rules.occupant(state, n).is_none())
     };
     state.units[rucker].hex = beside(&state, state.units[w].hex.expect("on map"));
-    rules.update_releases(&mut state, None);
+    rules.update_releases(&mut state, caisson_gcacw::rules::ReleaseEvent::Moved);
     assert!(!rules.restricted(&state, wagner), "a Confederate unit next to Wagner frees him");
     let i91 = rules.unit_by_id("91-in").expect("91 IN unit");
     state.units[rucker].hex = beside(&state, state.units[i91].hex.expect("on map"));
-    rules.update_releases(&mut state, None);
+    rules.update_releases(&mut state, caisson_gcacw::rules::ReleaseEvent::Moved);
     assert!(rules.restricted(&state, in91), "only an attack frees 91 IN");
 }
 
