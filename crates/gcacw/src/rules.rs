@@ -450,14 +450,28 @@ impl Gcacw {
         }
     }
 
-    /// Whether a scenario special rule keeps a counter from activating or transferring now (e.g.
-    /// HSN Sc 2 turn-1 restrictions), unless an event has freed it ([`Gcacw::update_releases`]).
+    /// Whether a scenario special rule keeps a counter from activating now (e.g. HSN Sc 2 turn-1
+    /// restrictions), unless an event has freed it ([`Gcacw::update_releases`]).
     #[must_use]
     pub fn restricted(&self, state: &State, counter: usize) -> bool {
+        self.held_by(state, counter, false)
+    }
+
+    /// Whether a scenario special rule keeps a leader from transferring now: only those that
+    /// say so (HSN Sc 2 and Sc 9 Union Unit Restrictions (a)); a rule that bars activating alone
+    /// leaves the Leader Transfer Phase open (Sc 3 and Sc 4 Turn 1).
+    #[must_use]
+    pub fn transfer_barred(&self, state: &State, counter: usize) -> bool {
+        self.held_by(state, counter, true)
+    }
+
+    fn held_by(&self, state: &State, counter: usize, transfers: bool) -> bool {
         let id = &self.catalog().get(counter).id;
         !state.released.contains(&(counter as u16))
             && self.scenario().rules().any(|r| match r {
-                RuleKind::NoActivation { counters, turns, until_turn, .. } if counters.iter().any(|c| c == id) => {
+                RuleKind::NoActivation { counters, turns, until_turn, no_transfer, .. }
+                    if counters.iter().any(|c| c == id) && (*no_transfer || !transfers) =>
+                {
                     turns.contains(&state.turn) || until_turn.is_some_and(|t| state.turn < t)
                 }
                 _ => false,

@@ -294,6 +294,9 @@ pub enum RuleKind {
         /// Whether held counters also skip the Recovery Phase.
         #[serde(default)]
         no_recovery: bool,
+        /// Whether held leaders may not transfer either.
+        #[serde(default)]
+        no_transfer: bool,
     },
     /// Counters whose Strength marker stays disorganized in the Recovery Phase of some turns.
     KeepDisorganized {

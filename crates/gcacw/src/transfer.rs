@@ -42,7 +42,7 @@ pub fn targets(rules: &Gcacw, state: &State, board: &Board, l: usize, max_hexes:
 
 fn can_transfer(rules: &Gcacw, state: &State, board: &Board, l: usize, done: &[usize]) -> bool {
     !done.contains(&l)
-        && !rules.restricted(state, state.leaders[l].counter as usize)
+        && !rules.transfer_barred(state, state.leaders[l].counter as usize)
         && rules.pinned(state, l).is_none()
         && !targets(rules, state, board, l, TRANSFER_HEXES).is_empty()
 }

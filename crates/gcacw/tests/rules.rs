@@ -371,6 +371,28 @@ fn scenario_restrictions_are_lifted_only_by_their_own_events() {
     assert!(rules.restricted(&state, in91), "only an attack frees 91 IN");
 }
 
+/// HSN Sc 3 Turn 1 bars infantry leaders from activating, not from the Leader Transfer Phase;
+/// Sc 2 Union Unit Restrictions (a) bar Stanley from both.
+#[test]
+fn held_leaders_transfer_unless_their_rule_says_otherwise() {
+    let mut g = manual("hsn-3", |_, _| {});
+    let mut offered = Vec::new();
+    while matches!(g.state().stage, Stage::Transfers { .. }) {
+        offered.extend(options(&g));
+        choose(&mut g, "done");
+    }
+    let rules = g.rules();
+    let hood = rules.catalog().index("hood").expect("hood");
+    assert!(rules.restricted(g.state(), hood) && !rules.transfer_barred(g.state(), hood));
+    assert!(
+        ["hood", "cheatham", "stewart", "lee"].iter().any(|l| offered.contains(&format!("transfer:{l}"))),
+        "a Confederate infantry leader may transfer on Turn 1: {offered:?}"
+    );
+    let (rules, state) = Gcacw::new(hsn().expect("data"), "hsn-2", Settings::default()).expect("hsn-2");
+    let stanley = rules.catalog().index("stanley").expect("stanley");
+    assert!(rules.restricted(&state, stanley) && rules.transfer_barred(&state, stanley));
+}
+
 /// GCACW 6.3 and 5.2 step 5: a district leader may switch to a subordinate infantry unit that
 /// marches out of his hex, and may transfer together with the active leader.
 #[test]
