@@ -29,13 +29,15 @@ pub fn next_entrenchment(now: Option<Entrenchment>, in_redoubt: bool) -> Option<
 }
 
 /// Whether a scenario rule keeps this counter out of the Recovery Phase now (HSN Sc 2, 9 turn-1
-/// restrictions, while the counter is held).
-fn skips_recovery(rules: &Gcacw, state: &State, u: usize) -> bool {
+/// restrictions, while the counter is held), or (`entrench`) out of its entrenching (HSN Sc 3
+/// Turn 1: the held units may not entrench).
+fn skips_recovery(rules: &Gcacw, state: &State, u: usize, entrench: bool) -> bool {
     let counter = state.units[u].counter as usize;
     let id = rules.unit_id(state, u);
     rules.restricted(state, counter)
         && rules.scenario().rules().any(|r| {
-            matches!(r, RuleKind::NoActivation { counters, no_recovery: true, .. } if counters.iter().any(|c| c == id))
+            matches!(r, RuleKind::NoActivation { counters, no_recovery, no_entrench, .. }
+                if (*no_recovery || (entrench && *no_entrench)) && counters.iter().any(|c| c == id))
         })
 }
 
@@ -64,7 +66,7 @@ pub fn may_entrench(rules: &Gcacw, state: &State, side: Side, done: &[usize]) ->
                 && unit.demoralized == 0
                 && rules.unit_type(state, u) != CounterType::Wagon
                 && !done.contains(&u)
-                && !skips_recovery(rules, state, u)
+                && !skips_recovery(rules, state, u, true)
                 && next_entrenchment(unit.entrenchment, rules.in_redoubt(state, u)).is_some()
         })
         .collect()
@@ -103,7 +105,7 @@ fn options(rules: &Gcacw, state: &State, stage: &Stage) -> Vec<Choice> {
         return out;
     }
     for u in 0..state.units.len() {
-        if rules.unit_side(state, u) != *side || done.contains(&u) || skips_recovery(rules, state, u) {
+        if rules.unit_side(state, u) != *side || done.contains(&u) || skips_recovery(rules, state, u, false) {
             continue;
         }
         let name = rules.unit_name(state, u);
@@ -224,7 +226,7 @@ fn finish(rules: &Gcacw, state: &mut State) {
         if state.units[u].hex.is_none() && !crate::mounts::off_map(state, u) {
             continue;
         }
-        if skips_recovery(rules, state, u) {
+        if skips_recovery(rules, state, u, false) {
             state.note(format!("{} does not recover this turn (scenario rule).", rules.unit_name(state, u)), None);
             continue;
         }

@@ -297,6 +297,9 @@ pub enum RuleKind {
         /// Whether held leaders may not transfer either.
         #[serde(default)]
         no_transfer: bool,
+        /// Whether held units may not entrench in the Recovery Phase either.
+        #[serde(default)]
+        no_entrench: bool,
     },
     /// Counters whose Strength marker stays disorganized in the Recovery Phase of some turns.
     KeepDisorganized {

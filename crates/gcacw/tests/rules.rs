@@ -393,6 +393,25 @@ fn held_leaders_transfer_unless_their_rule_says_otherwise() {
     assert!(rules.restricted(&state, stanley) && rules.transfer_barred(&state, stanley));
 }
 
+/// HSN Sc 3 Turn 1 Movement Restrictions: the held infantry may not entrench on Turn 1, in the
+/// Recovery Phase either; the cavalry may, and from Turn 2 everyone.
+#[test]
+fn held_infantry_does_not_entrench_on_turn_1_hsn_sc_3() {
+    use caisson_gcacw::recovery::may_entrench;
+    use caisson_gcacw::Side::Confederate;
+    let (rules, mut state) = Gcacw::new(hsn().expect("data"), "hsn-3", Settings::default()).expect("hsn-3");
+    let (cleburne, biffle) =
+        (rules.unit_by_id("cleburne").expect("cleburne"), rules.unit_by_id("biffle").expect("biffle"));
+    for u in [cleburne, biffle] {
+        (state.units[u].fatigue, state.units[u].demoralized, state.units[u].entrenchment) = (0, 0, None);
+    }
+    state.rain = false;
+    let turn_1 = may_entrench(&rules, &state, Confederate, &[]);
+    assert!(!turn_1.contains(&cleburne) && turn_1.contains(&biffle), "{turn_1:?}");
+    state.turn = 2;
+    assert!(may_entrench(&rules, &state, Confederate, &[]).contains(&cleburne));
+}
+
 /// GCACW 6.3 and 5.2 step 5: a district leader may switch to a subordinate infantry unit that
 /// marches out of his hex, and may transfer together with the active leader.
 #[test]
