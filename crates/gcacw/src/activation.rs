@@ -47,7 +47,7 @@ pub fn extra_activator(rules: &Gcacw, lc: usize, uc: usize) -> bool {
     // A remounted B-version brigade is the same unit as its A version (HSN-A 5.2; Sc 9 Croxton).
     let a_version = crate::mounts::a_version(rules, unit_id);
     rules.scenario().rules().any(|r| {
-        matches!(r, RuleKind::ExtraActivator { counter, leaders }
+        matches!(r, RuleKind::ExtraActivator { counter, leaders, .. }
             if (counter == unit_id || Some(counter.as_str()) == a_version) && leaders.contains(leader_id))
     })
 }

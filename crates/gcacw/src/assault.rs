@@ -39,7 +39,7 @@ fn may_join(rules: &Gcacw, state: &State, l: usize, u: usize, selected: &[usize]
     }
     let id = rules.unit_id(state, u);
     let extra = rules.scenario().rules().any(
-        |r| matches!(r, RuleKind::ExtraActivator { counter, leaders } if counter == id && leaders.contains(&leader.id)),
+        |r| matches!(r, RuleKind::ExtraActivator { counter, leaders, assault: true } if counter == id && leaders.contains(&leader.id)),
     );
     if extra {
         return true;

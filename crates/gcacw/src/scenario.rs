@@ -246,6 +246,10 @@ pub enum RuleKind {
         counter: String,
         /// The leaders.
         leaders: Vec<String>,
+        /// Whether he may also take the counter into an Assault (HSN Sc 4 Croxton; Sc 3 and 4
+        /// Johnson); otherwise an Activate Leader action only.
+        #[serde(default)]
+        assault: bool,
     },
     /// A side's infantry divisions march with minimum Movement Allowances, and perhaps a
     /// modifier to their Extended March Table rolls (HSN Sc 3, Sc 4; Sc 7 Hood's Retreat).

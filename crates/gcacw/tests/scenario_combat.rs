@@ -397,3 +397,19 @@ fn unmounted_biddle_hsn_sc6() {
     let roll = g.log().iter().rev().find_map(|e| e.roll.clone()).expect("logged");
     assert!(roll.result.starts_with("Movement Allowance 4"), "7 halved, rounded up: {}", roll.result);
 }
+
+/// A scenario's extra activator takes the other division's unit into an Assault only where the
+/// rule says so: Croxton with R. Johnson in HSN Sc 4 ("Activate Leader or Assault action"), not
+/// with Hatch in Sc 1 (Activate Leader only).
+#[test]
+fn an_extra_activator_assaults_with_the_unit_only_where_the_rule_says_so() {
+    for (scenario, leader, joins) in [("hsn-4", "r-johnson", true), ("hsn-1", "hatch", false)] {
+        let (rules, mut state) = empty(scenario, 2);
+        let croxton = place(&rules, &mut state, "croxton-a", h(3010), 2);
+        let l = rules.leader_by_id(leader).expect(leader);
+        state.leaders[l].with = Some(croxton);
+        let candidates = caisson_gcacw::assault::candidates(&rules, &state, l, &[]);
+        assert_eq!(candidates.contains(&croxton), joins, "{scenario}: {leader} with Croxton");
+        assert!(caisson_gcacw::activation::candidates(&rules, &state, l, &rules.board(&state)).contains(&croxton));
+    }
+}
