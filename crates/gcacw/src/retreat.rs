@@ -117,7 +117,9 @@ fn legal(rules: &Gcacw, state: &State, r: &Retreat, from: Hex, to: Hex) -> bool 
     if terrain == Terrain::Water || to == r.start || to == r.enemy || r.path.contains(&to) {
         return false;
     }
-    if to.distance(r.enemy) < from.distance(r.enemy) || rules.prohibited_on(r.side, to, state.turn) {
+    if to.distance(r.enemy) < from.distance(r.enemy)
+        || (rules.prohibited_on(r.side, to, state.turn) && rules.retreat_removes(r.side, to, state.turn).is_none())
+    {
         return false;
     }
     // HSN-A 8.0: no Confederate retreat into an undestroyed Union fort.
@@ -210,7 +212,8 @@ fn described(rules: &Gcacw, state: &State, r: &Retreat) -> Vec<RetreatStep> {
             friendly_occupied: occupant == Some(r.side),
         };
         let Some(row) = rules.charts().retreat_description(chart, &hex) else { continue };
-        let loss = if r.kind == RetreatKind::Cavalry && !hex.enemy_occupied {
+        let removed = rules.retreat_removes(r.side, to, state.turn).is_some();
+        let loss = if removed || (r.kind == RetreatKind::Cavalry && !hex.enemy_occupied) {
             0
         } else {
             row.loss_for(hex.across_route, hex.friendly_occupied)
@@ -224,7 +227,7 @@ fn described(rules: &Gcacw, state: &State, r: &Retreat) -> Vec<RetreatStep> {
 /// with `override_left`, breaking them once). Bounded in depth; retreats are at most six hexes
 /// plus the hexes needed to leave enemy-occupied ones.
 fn completes(rules: &Gcacw, state: &State, r: &Retreat, override_left: bool, depth: u8) -> bool {
-    if r.may_stop(rules, state) {
+    if r.may_stop(rules, state) || rules.retreat_removes(r.side, r.at(), state.turn).is_some() {
         return true;
     }
     if depth == 0 {
@@ -255,6 +258,11 @@ pub fn take_step(rules: &Gcacw, state: &mut State, r: &mut Retreat, to: Hex) -> 
     let step = steps(rules, state, r).into_iter().find(|s| s.hex == to)?;
     r.override_used |= step.override_needed;
     r.path.push(to);
+    if let Some(rule) = rules.retreat_removes(r.side, to, state.turn) {
+        let what = format!("retreats into {} (closed to its side)", rules.map().label(to));
+        remove_from_game(rules, state, &r.units, &what, rule);
+        return Some(Progress::Over);
+    }
     let cause = if r.kind == RetreatKind::Cavalry { LossCause::CavalryRetreat } else { LossCause::Retreat };
     for &u in &r.units.clone() {
         if state.units[u].hex.is_some() {
@@ -328,10 +336,15 @@ pub fn decision(rules: &Gcacw, state: &State, r: &Retreat) -> Decision {
         .map(|s| {
             let loss = if s.loss > 0 { format!(", −{} Manpower each", s.loss) } else { String::new() };
             let ov = if s.override_needed { ", overriding the priorities once" } else { "" };
+            let out = if rules.retreat_removes(r.side, s.hex, state.turn).is_some() {
+                ", then removed from the game (no VP)"
+            } else {
+                ""
+            };
             Choice::new(
                 format!("retreat:{}", s.hex),
                 format!(
-                    "To {} — priority {}: {}{loss}{ov}",
+                    "To {} — priority {}: {}{loss}{ov}{out}",
                     rules.map().label(s.hex),
                     s.row.priority,
                     s.row.description

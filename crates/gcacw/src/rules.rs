@@ -564,6 +564,24 @@ impl Gcacw {
         self.prohibited_at(side, hex, None)
     }
 
+    /// The source of the scenario rule under which a retreat of `side` may enter `hex` on `turn`
+    /// though the side may not move there, the stack then leaving the game with no VP penalty
+    /// (HSN Sc 6 Union Movement Restrictions: `retreat = "removed-no-vp"`).
+    #[must_use]
+    pub fn retreat_removes(&self, side: Side, hex: Hex, turn: u16) -> Option<&str> {
+        self.scenario().special_rule.iter().find_map(|r| match &r.kind {
+            RuleKind::ProhibitedHexes { side: s, hexes, turns, retreat }
+                if *s == side
+                    && retreat == "removed-no-vp"
+                    && (turns.is_empty() || turns.contains(&turn))
+                    && hexes.iter().any(|h: &HexRange| h.contains(hex)) =>
+            {
+                Some(r.source.as_str())
+            }
+            _ => None,
+        })
+    }
+
     /// Whether a side may not enter a hex on `turn`: [`Gcacw::prohibited`] and the prohibited
     /// hexes of rules limited to some turns (HSN Sc 9 Union 01XX/02XX hexrows on Turns 1–5).
     #[must_use]

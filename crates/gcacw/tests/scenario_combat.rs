@@ -413,3 +413,19 @@ fn an_extra_activator_assaults_with_the_unit_only_where_the_rule_says_so() {
         assert!(caisson_gcacw::activation::candidates(&rules, &state, l, &rules.board(&state)).contains(&croxton));
     }
 }
+
+/// HSN Sc 6 Union Movement Restrictions: Union units may not move into column 44, but may retreat
+/// there, and are then removed from the game with no VP penalty (no Manpower loss); a Union stack
+/// with no other way out does not surrender.
+#[test]
+fn sc6_union_retreat_into_column_44_removes_without_loss() {
+    let (r, mut s) = empty("hsn-6", 1);
+    let u = place(&r, &mut s, "kimball", h(4510), 6);
+    assert!(r.prohibited(Side::Union, h(4410)));
+    let mut ret = hemmed_retreat(&r, &mut s, u, h(4510), h(4410), h(4610));
+    let offered: Vec<Hex> = steps(&r, &s, &ret).into_iter().map(|st| st.hex).collect();
+    assert_eq!(offered, vec![h(4410)]);
+    assert_eq!(retreat::take_step(&r, &mut s, &mut ret, h(4410)), Some(retreat::Progress::Over));
+    assert_eq!(s.units[u].hex, None, "removed from the game");
+    assert!(s.losses.is_empty(), "no Manpower loss, so no VP: {:?}", s.losses);
+}
