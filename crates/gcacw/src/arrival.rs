@@ -8,7 +8,7 @@ use caisson_hexmap::Hex;
 use caisson_kernel::{Choice, Decision, Modifier, RollRequest};
 
 use crate::catalog::CounterType;
-use crate::rules::{Gcacw, ReleaseEvent};
+use crate::rules::Gcacw;
 use crate::scenario::{ArrivalResult, ArrivalRow, RuleKind};
 use crate::state::{Stage, State};
 use crate::{actions, sequence, Side};
@@ -195,7 +195,6 @@ pub fn place(rules: &Gcacw, state: &mut State, option: &str) -> Option<()> {
         ),
         Some(&source),
     );
-    rules.update_releases(state, ReleaseEvent::Moved);
     state.stage = Stage::ArrivalAction;
     if action_options(rules, state).is_empty() {
         sequence::next_action_phase(rules, state);

@@ -5,7 +5,7 @@
 use caisson_hexmap::{Hex, Hexside};
 use caisson_kernel::{Choice, Decision};
 
-use crate::rules::{Gcacw, ReleaseEvent};
+use crate::rules::Gcacw;
 use crate::scenario::RuleKind;
 use crate::state::{Stage, State};
 use crate::zoc::Zoc;
@@ -123,7 +123,6 @@ pub fn choose(rules: &Gcacw, state: &mut State, u: usize, option: &str) -> Optio
         ),
         Some(&source),
     );
-    rules.update_releases(state, ReleaseEvent::Moved);
     sequence::next_action_phase(rules, state);
     Some(())
 }
@@ -343,7 +342,6 @@ pub fn choose_rail_march(rules: &Gcacw, state: &mut State, u: usize, option: &st
         ),
         Some(&source),
     );
-    rules.update_releases(state, ReleaseEvent::Moved);
     sequence::next_action_phase(rules, state);
     Some(())
 }

@@ -15,7 +15,7 @@ use caisson_kernel::{Choice, Decision, Modifier, RollRequest};
 use serde::Serialize;
 
 use crate::catalog::{CounterType, Kind};
-use crate::rules::{Gcacw, ReleaseEvent};
+use crate::rules::Gcacw;
 use crate::scenario::{ArrivalRow, RuleKind};
 use crate::sequence::{self, Phase};
 use crate::state::{side_index, Stage, State};
@@ -468,7 +468,6 @@ pub fn choose(rules: &Gcacw, state: &mut State, side: Side, option: &str) -> Opt
         }
     }
     state.reinforcement.placed.insert(c as u16);
-    rules.update_releases(state, ReleaseEvent::Moved);
     placement(rules, state, side);
     Some(())
 }

@@ -59,8 +59,8 @@ pub struct Gcacw {
 /// What just happened, for [`Gcacw::update_releases`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReleaseEvent {
-    /// Units were placed or moved other than by a March (arrivals, reinforcements, rail moves).
-    Moved,
+    /// This unit moved or was placed ([`Gcacw::relocate`]).
+    Moved(usize),
     /// This unit ended its March.
     Ended(usize),
     /// The enemy's combat dice fell on the units in this hex (GCACW 7.4).
@@ -511,37 +511,37 @@ impl Gcacw {
     }
 
     /// Frees counters whose scenario restriction has been lifted by what just happened: an enemy
-    /// unit next to them, an enemy unit in the rule's county, (`Ended`) an enemy unit that ended
-    /// its March one or two hexes away, or (`Attacked`) an enemy attack on their hex. Call after
-    /// every move and every attack.
+    /// unit moving next to them or into the rule's county, (`Ended`) an enemy unit ending its
+    /// March one or two hexes away, or (`Attacked`) an enemy attack on their hex. Called on every
+    /// move, at the end of every March and on every attack.
     pub fn update_releases(&self, state: &mut State, event: ReleaseEvent) {
+        let mover = match event {
+            ReleaseEvent::Moved(u) | ReleaseEvent::Ended(u) => {
+                state.units[u].hex.map(|h| (self.unit_side(state, u), h, self.map().county(h)))
+            }
+            ReleaseEvent::Attacked(_) => None,
+        };
         for kind in self.scenario().rules() {
             let RuleKind::NoActivation { counters, release, county, group, .. } = kind else { continue };
             let ids: Vec<usize> = counters.iter().filter_map(|c| self.catalog().index(c)).collect();
             let freed: Vec<usize> = ids
                 .iter()
                 .copied()
-                .filter(|&c| self.restricted(state, c))
                 .filter(|&c| {
                     let side = self.catalog().get(c).side;
                     let Some(hex) = self.counter_hex(state, c) else { return false };
+                    let enemy_at = mover.filter(|&(s, _, _)| s == side.enemy());
                     release.iter().any(|r| match r {
-                        Release::EnemyAdjacent => {
-                            self.map().neighbors(hex).any(|(_, n)| self.occupant(state, n) == Some(side.enemy()))
+                        Release::EnemyAdjacent => enemy_at.is_some_and(|(_, h, _)| h.distance(hex) == 1),
+                        Release::EnemyMarchWithin2 => {
+                            matches!(event, ReleaseEvent::Ended(_))
+                                && enemy_at.is_some_and(|(_, h, _)| (1..=2).contains(&h.distance(hex)))
                         }
-                        Release::EnemyMarchWithin2 => match event {
-                            ReleaseEvent::Ended(u) => {
-                                self.unit_side(state, u) == side.enemy()
-                                    && state.units[u].hex.is_some_and(|h| (1..=2).contains(&h.distance(hex)))
-                            }
-                            _ => false,
-                        },
-                        Release::EnemyInCounty => self.on_map(state).any(|(u, h)| {
-                            self.unit_side(state, u) == side.enemy() && self.map().county(h) == county.as_deref()
-                        }),
+                        Release::EnemyInCounty => enemy_at.is_some_and(|(_, _, c)| c == county.as_deref()),
                         Release::Attacked => event == ReleaseEvent::Attacked(hex),
                     })
                 })
+                .filter(|&c| self.restricted(state, c))
                 .collect();
             if freed.is_empty() {
                 continue;
@@ -719,8 +719,9 @@ impl Gcacw {
     }
 
     /// Moves a unit to a hex; an entrenchment marker stays behind (GCACW 9.0: it is removed the
-    /// moment the unit leaves its hex), and the victory conditions take note of the move. Every
-    /// change of position goes through here.
+    /// moment the unit leaves its hex), scenario restrictions the move lifts are lifted (an enemy
+    /// unit coming next to a held one mid-march, HSN Sc 2 and 9), and the victory conditions take
+    /// note of the move. Every change of position goes through here.
     pub fn relocate(&self, state: &mut State, u: usize, to: Hex) {
         let unit = &mut state.units[u];
         if unit.hex != Some(to) {
@@ -729,6 +730,7 @@ impl Gcacw {
         state.units[u].hex = Some(to);
         tidy_flanks(state);
         self.lift_bars(state, u, to);
+        self.update_releases(state, ReleaseEvent::Moved(u));
         crate::wagons::on_enter(self, state, u, to);
         crate::victory::observe(self, state);
     }

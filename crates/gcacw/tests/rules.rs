@@ -349,7 +349,8 @@ fn arrival_table_hsn_sc2() {
 }
 
 /// HSN Sc 2 Union restrictions: Wagner may not act on Turn 1 until a Confederate unit comes next
-/// to him; 91 IN is held until Turn 4 and only an attack frees it, so a neighbour does not.
+/// to him, even in passing; 91 IN is held until Turn 4 and only an attack frees it, so a
+/// neighbour does not.
 #[test]
 fn scenario_restrictions_are_lifted_only_by_their_own_events() {
     let (rules, mut state) = Gcacw::new(hsn().expect("data"), "hsn-2", Settings::default()).expect("hsn-2");
@@ -362,12 +363,15 @@ fn scenario_restrictions_are_lifted_only_by_their_own_events() {
     let beside = |state: &State, h: caisson_hexmap::Hex| {
         rules.map().neighbors(h).map(|(_, n)| n).find(|&n| rules.occupant(state, n).is_none())
     };
-    state.units[rucker].hex = beside(&state, state.units[w].hex.expect("on map"));
-    rules.update_releases(&mut state, caisson_gcacw::rules::ReleaseEvent::Moved);
-    assert!(!rules.restricted(&state, wagner), "a Confederate unit next to Wagner frees him");
+    let start = state.units[rucker].hex.expect("on map");
+    let next_to_wagner = beside(&state, state.units[w].hex.expect("on map")).expect("a free hex");
+    // Rucker passes by: one step next to Wagner, then back (a march, a retreat: any move).
+    rules.relocate(&mut state, rucker, next_to_wagner);
+    rules.relocate(&mut state, rucker, start);
+    assert!(!rules.restricted(&state, wagner), "a Confederate unit coming next to Wagner frees him");
     let i91 = rules.unit_by_id("91-in").expect("91 IN unit");
-    state.units[rucker].hex = beside(&state, state.units[i91].hex.expect("on map"));
-    rules.update_releases(&mut state, caisson_gcacw::rules::ReleaseEvent::Moved);
+    let next_to_91 = beside(&state, state.units[i91].hex.expect("on map")).expect("a free hex");
+    rules.relocate(&mut state, rucker, next_to_91);
     assert!(rules.restricted(&state, in91), "only an attack frees 91 IN");
 }
 
