@@ -270,6 +270,11 @@ pub fn take_step(rules: &Gcacw, state: &mut State, r: &mut Retreat, to: Hex) -> 
             if step.loss > 0 {
                 rules.lose_manpower(state, u, step.loss, cause, &step.row.description, "GCACW 7.6");
             }
+            if let Some(rule) = forced_out(rules, state, u, to) {
+                let left = state.units[u].manpower;
+                let why = format!("retreat out of the counties it must keep to ({})", rule.title);
+                rules.lose_manpower(state, u, left, cause, &why, &rule.source);
+            }
         }
     }
     r.units.retain(|&u| state.units[u].hex.is_some());
@@ -286,6 +291,17 @@ pub fn take_step(rules: &Gcacw, state: &mut State, r: &mut Retreat, to: Hex) -> 
         return Some(Progress::Over);
     }
     Some(Progress::Going)
+}
+
+/// The scenario rule that keeps unit `u` to some counties, if `to` is outside them: a unit forced
+/// to retreat out of them is eliminated (HSN Sc 3 Hammond's Cavalry Brigade).
+fn forced_out<'r>(rules: &'r Gcacw, state: &State, u: usize, to: Hex) -> Option<&'r crate::scenario::SpecialRule> {
+    let id = rules.unit_id(state, u);
+    let county = rules.map().county(to);
+    rules.scenario().special_rule.iter().find(|r| {
+        matches!(&r.kind, crate::scenario::RuleKind::Confined { counters, counties }
+            if counters.iter().any(|c| c == id) && !counties.iter().any(|c| Some(c.as_str()) == county))
+    })
 }
 
 /// The stack has nowhere legal to go: every unit surrenders and is eliminated (GCACW 7.6). A

@@ -429,3 +429,36 @@ fn sc6_union_retreat_into_column_44_removes_without_loss() {
     assert_eq!(s.units[u].hex, None, "removed from the game");
     assert!(s.losses.is_empty(), "no Manpower loss, so no VP: {:?}", s.losses);
 }
+
+/// HSN Sc 3 Hammond's Cavalry Brigade: Hammond must keep to Davidson, Williamson and Rutherford
+/// Counties; forced by a retreat out of them, he is eliminated (a retreat loss).
+#[test]
+fn sc3_hammond_retreating_out_of_his_counties_is_eliminated() {
+    let (r, s0) = empty("hsn-3", 2);
+    let map = r.map();
+    let inside = ["Davidson", "Williamson", "Rutherford"];
+    let mut tried = 0;
+    for from in map.hexes().filter(|&x| map.county(x) == Some("Williamson")) {
+        for (_, to) in map.neighbors(from) {
+            if map.county(to).is_none_or(|c| inside.contains(&c)) {
+                continue;
+            }
+            let Some(enemy) = map.neighbors(from).map(|(_, n)| n).find(|n| n.distance(to) == 2) else { continue };
+            let mut s = s0.clone();
+            let hammond = place(&r, &mut s, "hammond", from, 3);
+            let mut ret = hemmed_retreat(&r, &mut s, hammond, from, to, enemy);
+            if steps(&r, &s, &ret).iter().map(|st| st.hex).collect::<Vec<_>>() != vec![to] {
+                continue;
+            }
+            tried += 1;
+            retreat::take_step(&r, &mut s, &mut ret, to).expect("a legal step");
+            assert_eq!(s.units[hammond].hex, None, "eliminated in {to} ({:?})", map.county(to));
+            assert_eq!(s.losses.iter().map(|l| l.amount).sum::<u8>(), 3, "all 3 Manpower, lost in the retreat");
+            break;
+        }
+        if tried > 0 {
+            break;
+        }
+    }
+    assert_eq!(tried, 1, "a Williamson hex with a retreat out of the three counties");
+}
