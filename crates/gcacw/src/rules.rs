@@ -11,7 +11,7 @@ use caisson_kernel::{Describe, LogEntry, Pending, RuleError, Rules};
 use crate::catalog::{Catalog, Counter, CounterType, Kind};
 use crate::charts::{Charts, Half};
 use crate::data::GameData;
-use crate::scenario::{Release, RuleKind, Scenario, SpecialRule};
+use crate::scenario::{ClosedRetreat, Release, RuleKind, Scenario, SpecialRule};
 use crate::state::{Leader, Loss, LossCause, Mount, Stage, State, Unit};
 use crate::zoc::{self, Zoc};
 use crate::Side;
@@ -523,10 +523,8 @@ impl Gcacw {
         };
         for kind in self.scenario().rules() {
             let RuleKind::NoActivation { counters, release, county, group, .. } = kind else { continue };
-            let ids: Vec<usize> = counters.iter().filter_map(|c| self.catalog().index(c)).collect();
-            let freed: Vec<usize> = ids
-                .iter()
-                .copied()
+            let ids = || counters.iter().filter_map(|c| self.catalog().index(c));
+            let freed: Vec<usize> = ids()
                 .filter(|&c| {
                     let side = self.catalog().get(c).side;
                     let Some(hex) = self.counter_hex(state, c) else { return false };
@@ -546,7 +544,7 @@ impl Gcacw {
             if freed.is_empty() {
                 continue;
             }
-            let freed = if *group { ids } else { freed };
+            let freed = if *group { ids().collect() } else { freed };
             let names: Vec<String> = freed.iter().map(|&c| self.catalog().get(c).name.clone()).collect();
             state.released.extend(freed.iter().map(|&c| c as u16));
             state.note(
@@ -572,7 +570,7 @@ impl Gcacw {
         self.scenario().special_rule.iter().find_map(|r| match &r.kind {
             RuleKind::ProhibitedHexes { side: s, hexes, turns, retreat }
                 if *s == side
-                    && retreat == "removed-no-vp"
+                    && *retreat == ClosedRetreat::RemovedNoVp
                     && (turns.is_empty() || turns.contains(&turn))
                     && hexes.iter().any(|h: &HexRange| h.contains(hex)) =>
             {

@@ -209,6 +209,17 @@ pub enum Release {
     EnemyInCounty,
 }
 
+/// What a retreat into hexes a scenario closes to a side does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClosedRetreat {
+    /// They are no retreat hexes: a stack with no other way out surrenders, its loss scoring
+    /// (HSN Sc 1, 2, 9: "eliminated").
+    Eliminated,
+    /// A retreat may enter them, and the stack leaves the game with no VP penalty (HSN Sc 6).
+    RemovedNoVp,
+}
+
 /// A scenario special rule's parameters, by kind.
 #[derive(Clone, Debug, Deserialize, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
@@ -219,8 +230,8 @@ pub enum RuleKind {
         side: Side,
         /// Hexes.
         hexes: Vec<HexRange>,
-        /// What a forced retreat into them does.
-        retreat: String,
+        /// What a retreat into them does.
+        retreat: ClosedRetreat,
         /// Turns the prohibition holds (empty: every turn), e.g. HSN Sc 9 Turns 1–5.
         #[serde(default)]
         turns: Vec<u16>,
