@@ -455,14 +455,21 @@ impl GcacwHeuristics {
 
     /// The hexes unit `u` goes around on its way to `goals` ([`blocked_field`]): those near it
     /// ([`NEAR_WORKS`]) where the enemy stands entrenched (GCACW 9.0) and that `u` alone could
-    /// not attack at a profit. An enemy in the open, or one worth attacking, stays in the way.
+    /// not attack at a profit. An enemy in the open, or one worth attacking, stays in the way,
+    /// except on the scenario's last turn next to a goal hex: there nothing is left to wait for,
+    /// and the way round it is the way in (HSN Sc 8: Walthall in 0523 beside Lynnville; ai-easy
+    /// against random, seeds 3001-3400: Union 391 wins instead of 385). Earlier, or anywhere
+    /// else, closing it makes the pursuers of HSN Sc 7 go round the rearguards they should hold
+    /// (ai-easy against itself, same seeds: Union 211 wins instead of 273 when closed on every
+    /// last-turn hex).
     fn closed(&self, rules: &Gcacw, state: &State, u: usize, goals: &[Hex]) -> Vec<Hex> {
         let side = rules.unit_side(state, u);
         let Some(at) = state.units[u].hex else { return Vec::new() };
+        let last = state.turn >= rules.scenario().turns;
         let mut out: Vec<Hex> = Vec::new();
         for (e, h) in rules.on_map(state) {
             if rules.unit_side(state, e) == side
-                || state.units[e].entrenchment.is_none()
+                || (state.units[e].entrenchment.is_none() && !(last && goals.iter().any(|&g| g.distance(h) == 1)))
                 || h.distance(at) > NEAR_WORKS
                 || goals.contains(&h)
                 || out.contains(&h)
@@ -2220,6 +2227,22 @@ mod tests {
         assert!(h.closed(&rules, &state, cox, &goals).contains(&hex("5509")));
         assert!(h.can_progress(&rules, &state, cox));
         assert!(h.march_prior(&rules, &state, cox) > 2.0);
+    }
+
+    #[test]
+    fn on_the_last_turn_a_division_goes_round_the_enemy_beside_its_objective() {
+        // HSN Sc 8, Turn 2 (the last): Walthall in 0523 stands in the road to Lynnville (0423).
+        // With no turn left to wait for the way to clear, Beatty marches round him (GCACW 6.2:
+        // enemy ZOC to enemy ZOC) instead of the Union passing with the objective unmet.
+        let (rules, mut state, h) = scenario("hsn-8");
+        let (beatty, walthall) =
+            (rules.unit_by_id("beatty").expect("beatty"), rules.unit_by_id("walthall").expect("walthall"));
+        state.units[walthall].hex = Some(hex("0523"));
+        state.units[beatty].hex = Some(hex("0623"));
+        assert!(!h.can_progress(&rules, &state, beatty), "on Turn 1 he waits");
+        state.turn = 2;
+        assert!(h.can_progress(&rules, &state, beatty));
+        assert!(h.march_prior(&rules, &state, beatty) > 2.0);
     }
 
     #[test]
