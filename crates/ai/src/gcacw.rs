@@ -2191,9 +2191,9 @@ mod tests {
     }
 
     #[test]
-    fn a_division_hemmed_in_short_of_its_objective_does_not_march_for_nothing() {
-        // HSN Sc 8: Beatty next to Walthall, who stands in the way to Lynnville (0423); every
-        // way on is from one enemy ZOC to another (GCACW 6.2).
+    fn a_division_hemmed_in_short_of_its_objective_does_not_march_for_nothing_before_the_last_turn() {
+        // HSN Sc 8, Turn 1: Beatty next to Walthall, who stands in the way to Lynnville (0423);
+        // every way on is from one enemy ZOC to another (GCACW 6.2).
         let (rules, mut state, h) = scenario("hsn-8");
         let (beatty, walthall) =
             (rules.unit_by_id("beatty").expect("beatty"), rules.unit_by_id("walthall").expect("walthall"));
@@ -2202,6 +2202,12 @@ mod tests {
         assert!(h.gap_now(&rules, &state, beatty) > 0.0);
         assert!(!h.can_progress(&rules, &state, beatty));
         let hemmed = h.march_prior(&rules, &state, beatty);
+        // On the last turn (2) nothing is left to wait for: he marches round Walthall, enemy
+        // ZOC to enemy ZOC, rather than the Union passing with Lynnville unmet.
+        state.turn = 2;
+        assert!(h.can_progress(&rules, &state, beatty));
+        assert!(h.march_prior(&rules, &state, beatty) > 2.0);
+        state.turn = 1;
         // Out of the way, the same division marches on.
         state.units[walthall].hex = Some(hex("0230"));
         assert!(h.can_progress(&rules, &state, beatty));
@@ -2227,22 +2233,6 @@ mod tests {
         assert!(h.closed(&rules, &state, cox, &goals).contains(&hex("5509")));
         assert!(h.can_progress(&rules, &state, cox));
         assert!(h.march_prior(&rules, &state, cox) > 2.0);
-    }
-
-    #[test]
-    fn on_the_last_turn_a_division_goes_round_the_enemy_beside_its_objective() {
-        // HSN Sc 8, Turn 2 (the last): Walthall in 0523 stands in the road to Lynnville (0423).
-        // With no turn left to wait for the way to clear, Beatty marches round him (GCACW 6.2:
-        // enemy ZOC to enemy ZOC) instead of the Union passing with the objective unmet.
-        let (rules, mut state, h) = scenario("hsn-8");
-        let (beatty, walthall) =
-            (rules.unit_by_id("beatty").expect("beatty"), rules.unit_by_id("walthall").expect("walthall"));
-        state.units[walthall].hex = Some(hex("0523"));
-        state.units[beatty].hex = Some(hex("0623"));
-        assert!(!h.can_progress(&rules, &state, beatty), "on Turn 1 he waits");
-        state.turn = 2;
-        assert!(h.can_progress(&rules, &state, beatty));
-        assert!(h.march_prior(&rules, &state, beatty) > 2.0);
     }
 
     #[test]
