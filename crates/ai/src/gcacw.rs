@@ -465,7 +465,7 @@ impl GcacwHeuristics {
     fn closed(&self, rules: &Gcacw, state: &State, u: usize, goals: &[Hex]) -> Vec<Hex> {
         let side = rules.unit_side(state, u);
         let Some(at) = state.units[u].hex else { return Vec::new() };
-        let last = state.turn >= rules.scenario().turns;
+        let last = last_turn(rules, state);
         let mut out: Vec<Hex> = Vec::new();
         for (e, h) in rules.on_map(state) {
             if rules.unit_side(state, e) == side
@@ -608,7 +608,7 @@ impl GcacwHeuristics {
     /// [`Self::plan`], worked out.
     fn make_plan(&self, rules: &Gcacw, state: &State) -> Vec<Option<&Objective>> {
         let active: Vec<&Objective> = self.active(rules, state).collect();
-        let last = state.turn >= rules.scenario().turns;
+        let last = last_turn(rules, state);
         let attainable: Vec<f64> = active.iter().map(|o| Self::attainable(rules, state, o)).collect();
         let mut pairs: Vec<(f64, f64, usize, usize)> = Vec::new();
         for (u, hex) in rules.on_map(state) {
@@ -680,7 +680,7 @@ impl GcacwHeuristics {
     /// while turns remain for them to come back.
     fn clear_value(&self, rules: &Gcacw, state: &State, side: Side, target: Hex, a: &Assessment) -> f64 {
         let out = driven_out(a);
-        let last = if state.turn >= rules.scenario().turns { 1.0 } else { 0.5 };
+        let last = if last_turn(rules, state) { 1.0 } else { 0.5 };
         self.clears
             .iter()
             .filter(|(c, _)| c.side == side)
@@ -895,7 +895,7 @@ impl GcacwHeuristics {
     /// breaks that objective's victory points: a share of them, which outweighs the risks of an
     /// extended march (GCACW 5.1) when the points are many.
     fn finish_bonus(&self, rules: &Gcacw, state: &State, u: usize) -> f64 {
-        if state.turn < rules.scenario().turns {
+        if !last_turn(rules, state) {
             return 0.0;
         }
         let gap = self.gap_now(rules, state, u);
@@ -1048,7 +1048,7 @@ impl GcacwHeuristics {
         }
         let weak = if unit.manpower <= 2 { 2.0 } else { 0.0 };
         let worst = if after >= 4 { 1.5 } else { 0.0 };
-        let last = state.turn >= rules.scenario().turns;
+        let last = last_turn(rules, state);
         if self.wagon_losses_score && rules.unit_type(state, u) == CounterType::Wagon && !last {
             // Where a wagon's losses on the march score, they are not worth risking while turns
             // remain to get there without them.
@@ -1061,7 +1061,7 @@ impl GcacwHeuristics {
     /// turns remain to recover, a quarter on the scenario's last turn, when only where the units
     /// stand at the end still scores.
     fn caution(rules: &Gcacw, state: &State) -> f64 {
-        if state.turn >= rules.scenario().turns {
+        if last_turn(rules, state) {
             0.25
         } else {
             1.0
@@ -1505,6 +1505,12 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
     }
 }
 
+/// Whether the scenario's last turn is being played: only where the units stand when it ends
+/// still scores.
+fn last_turn(rules: &Gcacw, state: &State) -> bool {
+    state.turn >= rules.scenario().turns
+}
+
 /// A distance field: the movement points (in halves) from each hex (by map index) to the nearest
 /// goal hex, `u32::MAX` where none can be reached.
 type Field = Arc<Vec<u32>>;
@@ -1529,7 +1535,7 @@ impl Weather {
     /// they would have units march on, at the risk of extended marches, from places that are
     /// near enough in fair weather).
     fn of(rules: &Gcacw, state: &State) -> Weather {
-        let last = state.turn >= rules.scenario().turns;
+        let last = last_turn(rules, state);
         Weather {
             rain: last && state.rain,
             winter: state.campaign.winter_on(state.turn),
