@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::charts::{RetreatHex, RetreatRow};
 use crate::rules::Gcacw;
-use crate::state::{LossCause, State};
+use crate::state::{Loss, LossCause, State};
 use crate::zoc::Zoc;
 use crate::Side;
 
@@ -453,7 +453,9 @@ pub fn leave_map(rules: &Gcacw, state: &mut State, r: &Retreat) -> Progress {
     Progress::Over
 }
 
-/// Removes retreating units and the leaders with them from the game with no Manpower loss.
+/// Removes retreating units and the leaders with them from the game with no Manpower loss: their
+/// Manpower goes to the ledger as removed from play, a cause that never scores, so that like any
+/// unit out of the game they keep none.
 fn remove_from_game(rules: &Gcacw, state: &mut State, units: &[usize], what: &str, rule: &str) {
     for &u in units {
         if state.units[u].hex.is_none() {
@@ -462,6 +464,10 @@ fn remove_from_game(rules: &Gcacw, state: &mut State, units: &[usize], what: &st
         state.units[u].hex = None;
         state.units[u].eliminated = true;
         state.units[u].entrenchment = None;
+        let amount = std::mem::take(&mut state.units[u].manpower);
+        if amount > 0 {
+            state.losses.push(Loss { turn: state.turn, unit: u, amount, cause: LossCause::RemovedFromPlay });
+        }
         state.note(format!("{} {what} and is removed from the game.", rules.unit_name(state, u)), Some(rule));
         for l in 0..state.leaders.len() {
             if state.leaders[l].with == Some(u) {

@@ -102,6 +102,9 @@ pub enum LossCause {
     Consolidation,
     /// A unit caught in a provisional swamp by the rain with nowhere to go (GCACW 12.0).
     RainSwamp,
+    /// The Manpower of a unit a scenario rule removes from the game with no loss (HSN Sc 6 and 7
+    /// Movement Restrictions, Sc 8 Map Edge); never scores.
+    RemovedFromPlay,
 }
 
 /// One Manpower loss.

@@ -474,6 +474,7 @@ const fn cause_name(c: LossCause) -> &'static str {
         LossCause::ZocToZoc => "ZOC to ZOC",
         LossCause::RainSwamp => "swamp in the rain",
         LossCause::Consolidation => "consolidation",
+        LossCause::RemovedFromPlay => "removed from play",
     }
 }
 

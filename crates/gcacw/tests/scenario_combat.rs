@@ -11,8 +11,8 @@ use caisson_gcacw::combat::{
 };
 use caisson_gcacw::registry::{hsn, notices};
 use caisson_gcacw::retreat::{self, steps, Retreat, RetreatKind};
-use caisson_gcacw::state::State;
-use caisson_gcacw::{Gcacw, Settings, Side};
+use caisson_gcacw::state::{LossCause, State};
+use caisson_gcacw::{invariants, victory, Gcacw, Settings, Side};
 use caisson_hexmap::{Hex, Hexside};
 use common::{empty, place};
 
@@ -275,12 +275,13 @@ fn sc8_map_edge_retreat() {
     inner.enemy = Hex::new(11, 20);
     assert!(!retreat::off_map_allowed(&r, &s, &inner), "not from an inland hex");
 
-    let losses = s.losses.len();
     let manpower = s.units[walthall].manpower;
     assert_eq!(retreat::leave_map(&r, &mut s, &ret), retreat::Progress::Over);
-    assert_eq!(s.losses.len(), losses, "no Manpower lost off the map");
-    assert_eq!(s.units[walthall].manpower, manpower);
+    assert!(s.losses.iter().all(|l| !victory::scoring_cause(l.cause)), "no Manpower lost off the map: {:?}", s.losses);
+    let off = s.losses.iter().find(|l| l.unit == walthall).expect("its Manpower left the count");
+    assert_eq!((off.amount, off.cause), (manpower, LossCause::RemovedFromPlay));
     assert!(s.units[walthall].hex.is_none() && s.units[walthall].eliminated);
+    invariants::check(&r, &s).expect("a unit out of the game has no Manpower left");
     assert!(s.units[bell].hex.is_none());
     assert_eq!(s.leaders[forrest].with, None, "Forrest leaves with Bell");
 }
@@ -427,7 +428,15 @@ fn sc6_union_retreat_into_column_44_removes_without_loss() {
     assert_eq!(offered, vec![h(4410)]);
     assert_eq!(retreat::take_step(&r, &mut s, &mut ret, h(4410)), Some(retreat::Progress::Over));
     assert_eq!(s.units[u].hex, None, "removed from the game");
-    assert!(s.losses.is_empty(), "no Manpower loss, so no VP: {:?}", s.losses);
+    assert!(
+        s.losses.iter().all(|l| l.cause == LossCause::RemovedFromPlay),
+        "no Manpower loss, so no VP: {:?}",
+        s.losses
+    );
+    assert!(victory::destroyed(&r, &s, u), "out of the game");
+    // Its 6 Manpower leave the count without scoring, as the invariants want of a unit out of the game.
+    assert_eq!(s.units[u].manpower, 0);
+    assert_eq!(s.losses.iter().map(|l| l.amount).sum::<u8>(), 6);
 }
 
 /// HSN Sc 3 Hammond's Cavalry Brigade: Hammond must keep to Davidson, Williamson and Rutherford
