@@ -120,7 +120,8 @@ pub struct Outcome {
     pub level: String,
     /// The side the level names as winner, if any.
     pub winner: Option<String>,
-    /// Manpower lost so far, by side id (every cause).
+    /// Manpower lost so far, by side id (every cause of loss; not the Manpower of units a
+    /// scenario rule removed from the game, which the rules say lost none).
     pub losses: std::collections::BTreeMap<String, u32>,
     /// Victory points where the levels change hands (each level's lowest total), for plots.
     pub thresholds: Vec<(f64, String)>,

@@ -65,7 +65,7 @@ impl Registry for Gcacw {
         for side in caisson_gcacw::Side::BOTH {
             losses.insert(side.id().to_string(), 0);
         }
-        for loss in &state.losses {
+        for loss in state.losses.iter().filter(|l| l.cause != caisson_gcacw::state::LossCause::RemovedFromPlay) {
             *losses.entry(rules.unit_side(state, loss.unit).id().to_string()).or_insert(0) += u32::from(loss.amount);
         }
         let thresholds =
