@@ -467,15 +467,18 @@ impl GcacwHeuristics {
         let Some(at) = state.units[u].hex else { return Vec::new() };
         let last = last_turn(rules, state);
         let mut out: Vec<Hex> = Vec::new();
+        // Hexes already weighed: the attack is on the hex, whichever of its units is met first.
+        let mut seen: Vec<Hex> = Vec::new();
         for (e, h) in rules.on_map(state) {
             if rules.unit_side(state, e) == side
                 || (state.units[e].entrenchment.is_none() && !(last && goals.iter().any(|&g| g.distance(h) == 1)))
                 || h.distance(at) > NEAR_WORKS
                 || goals.contains(&h)
-                || out.contains(&h)
+                || seen.contains(&h)
             {
                 continue;
             }
+            seen.push(h);
             let a = combat::assess(rules, state, &Attack::march(rules, state, u, h, AttackType::Normal));
             if self.attack_value(side, &a) < 0.0 {
                 out.push(h);
@@ -1113,10 +1116,12 @@ impl GcacwHeuristics {
         let Some(at) = state.units[u].hex else { return 0.0 };
         let side = rules.unit_side(state, u);
         let mut best: f64 = 0.0;
+        let mut seen: Vec<Hex> = Vec::new();
         for (e, h) in rules.on_map(state) {
-            if rules.unit_side(state, e) == side || h.distance(at) != 1 {
+            if rules.unit_side(state, e) == side || h.distance(at) != 1 || seen.contains(&h) {
                 continue;
             }
+            seen.push(h);
             let a = combat::assess(rules, state, &Attack::march(rules, state, u, h, AttackType::Normal));
             best = best.max(self.attack_value(side, &a) + self.clear_value(rules, state, side, h, &a));
         }

@@ -728,14 +728,15 @@ fn odds(rules: &Gcacw, am: i32, dm: i32, art: ArtilleryModifier, def_cv: Half, a
         for &(v, w) in &cases {
             let ways = pairs * if out_of == 72 { w } else { w / 2 };
             let diff = dice + am + v - dm;
-            let cells = rules.charts().combat(diff, def_cv, att_cv);
-            let e = rows.entry(cells.row).or_insert_with(|| RowOdds {
-                row: cells.row,
+            // Many differentials read the same row: its cells are read once.
+            let row = rules.charts().combat_row(diff);
+            let e = rows.entry(row).or_insert_with(|| RowOdds {
+                row,
                 differentials: (diff, diff),
                 ways: 0,
                 out_of,
                 probability: 0.0,
-                cells,
+                cells: rules.charts().combat(diff, def_cv, att_cv),
             });
             e.ways += ways;
             e.differentials = (e.differentials.0.min(diff), e.differentials.1.max(diff));

@@ -679,7 +679,7 @@ impl Charts {
     #[must_use]
     pub fn combat(&self, differential: i32, defender_cv: Half, attacker_cv: Half) -> CombatCells {
         let c = &self.combat;
-        let row = differential.clamp(c.lowest, c.highest);
+        let row = self.combat_row(differential);
         let d = pick(&c.defender_columns, defender_cv);
         let a = pick(&c.attacker_columns, attacker_cv);
         let (def, att) = c.rows.get(&row).map_or((CombatResult::default(), CombatResult::default()), |(dr, ar)| {
@@ -692,6 +692,13 @@ impl Charts {
             attacker_column: c.attacker_columns.get(a).map(|x| x.label.clone()).unwrap_or_default(),
             row,
         }
+    }
+
+    /// The Combat Chart row a differential reads (GCACW 7.5): beyond the printed rows, the
+    /// nearest one.
+    #[must_use]
+    pub fn combat_row(&self, differential: i32) -> i32 {
+        differential.clamp(self.combat.lowest, self.combat.highest)
     }
 
     /// The Ratio Chart (GCACW 7.4): attacker's Combat total to defender's (entrenchment

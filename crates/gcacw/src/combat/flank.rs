@@ -163,6 +163,12 @@ pub(super) fn flank(rules: &Gcacw, state: &State, input: &FlankInput<'_>) -> Fla
     let side = input.attacker;
     let dh = input.defender_hex;
     let fort_at = |h: Hex| super::values::fort_values(rules, input.forts, h).is_some();
+    // The attacker's units that can reach a hex next to the defender (in it, or one hex off):
+    // none farther than two hexes from the defender.
+    let near: Vec<(usize, Hex)> = rules
+        .on_map(state)
+        .filter(|&(u, h)| rules.unit_side(state, u) == side && h != dh && h.distance(dh) <= 2)
+        .collect();
     let mut hexes = Vec::new();
     let mut reducing = 0;
     for (_, n) in dh.neighbors() {
@@ -175,15 +181,11 @@ pub(super) fn flank(rules: &Gcacw, state: &State, input: &FlankInput<'_>) -> Fla
         // Attacker units occupying n or exerting a ZOC into it.
         let mut helpers: Vec<(usize, Hex)> = Vec::new();
         let mut idle: Vec<String> = Vec::new();
-        for (u, h) in rules.on_map(state) {
-            if rules.unit_side(state, u) != side || h == dh {
-                continue;
-            }
+        for &(u, h) in &near {
             // No ZOC across a ford of an unfordable river (GCACW 12.0; HSN Sc 7 Turn 3).
             let reaches = h == n
                 || (h.distance(n) == 1
-                    && zoc::exerted_with(map, &state.bridges, h, n, rain, super::unfordable(rules, state))
-                        != Zoc::None
+                    && zoc::exerted_with(map, &state.bridges, h, n, rain, unfordable) != Zoc::None
                     && !(unfordable && super::closed_ford(rules, state, h, n)));
             if !reaches {
                 continue;
