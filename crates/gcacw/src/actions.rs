@@ -28,11 +28,19 @@ pub fn may_act(rules: &Gcacw, state: &State, u: usize) -> bool {
 pub fn may_march(rules: &Gcacw, state: &State, u: usize) -> bool {
     let unit = &state.units[u];
     may_act(rules, state, u)
-        || (rules.settings.fatigue4_march
+        || (unit.fatigue == 4
+            && !too_tired_to_march(rules, state, u)
             && unit.hex.is_some()
-            && unit.fatigue == 4
-            && unit.organized
             && !rules.restricted(state, unit.counter as usize))
+}
+
+/// Whether its fatigue alone bars a unit from marching (GCACW 5.1): above 3, unless the optional
+/// Fatigue-Level-4 march lets an organized unit at 4 go. Fatigue falls only in the Recovery
+/// Phase, so such a unit marches no more this turn.
+#[must_use]
+pub fn too_tired_to_march(rules: &Gcacw, state: &State, u: usize) -> bool {
+    let unit = &state.units[u];
+    unit.fatigue > 3 && !(rules.settings.fatigue4_march && unit.fatigue == 4 && unit.organized)
 }
 
 /// What a Burn RR Station action by this unit would leave (GCACW 5.4), if it would change
