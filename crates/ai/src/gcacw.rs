@@ -18,13 +18,14 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use caisson_gcacw::actions;
 use caisson_gcacw::blockhouse;
 use caisson_gcacw::catalog::{Counter, CounterType};
 use caisson_gcacw::charts::{AttackType, Half};
 use caisson_gcacw::combat::{self, Assessment, Attack};
 use caisson_gcacw::movement::{self, MoveContext};
 use caisson_gcacw::rules::Board;
-use caisson_gcacw::state::{March, Stage, State};
+use caisson_gcacw::state::{March, Stage, State, Unit};
 use caisson_gcacw::transfer;
 use caisson_gcacw::zoc::Zoc;
 use caisson_gcacw::{victory, Gcacw, Side};
@@ -256,13 +257,37 @@ pub struct GcacwHeuristics {
 type Planned = (PlanKey, Vec<Option<usize>>);
 
 /// What [`GcacwHeuristics::plan`] reads of a position: the turn and weather, the flags (forts and
-/// blockhouses destroyed, rivers), and where each unit stands and in what state.
+/// blockhouses destroyed, rivers), where each unit stands and in what state (its fatigue and
+/// organized side decide whether it may march again, [`actions::too_tired_to_march`]), and the
+/// unit on the march.
 #[derive(Clone, Debug)]
 struct PlanKey {
     turn: u16,
     rain: bool,
     flags: BTreeMap<String, i32>,
-    units: Vec<(Option<Hex>, u8, bool)>,
+    units: Vec<UnitKey>,
+    marching: Option<usize>,
+}
+
+/// The unit whose march is in progress, if one is (GCACW 5.1).
+fn marching(state: &State) -> Option<usize> {
+    match &state.stage {
+        Stage::ExtendedMarch { march }
+        | Stage::ForceMarch { march }
+        | Stage::ForceMarchRoll { march }
+        | Stage::BlockhouseRoll { march, .. }
+        | Stage::Riders { march }
+        | Stage::Moving { march } => Some(march.unit),
+        Stage::MarchAllowance { unit } => Some(*unit),
+        _ => None,
+    }
+}
+
+/// A unit's part of a [`PlanKey`]: hex, demoralization, elimination, fatigue, organized.
+type UnitKey = (Option<Hex>, u8, bool, u8, bool);
+
+fn unit_key(u: &Unit) -> UnitKey {
+    (u.hex, u.demoralized, u.eliminated, u.fatigue, u.organized)
 }
 
 impl PlanKey {
@@ -271,7 +296,8 @@ impl PlanKey {
             turn: state.turn,
             rain: state.rain,
             flags: state.flags.clone(),
-            units: state.units.iter().map(|u| (u.hex, u.demoralized, u.eliminated)).collect(),
+            units: state.units.iter().map(unit_key).collect(),
+            marching: marching(state),
         }
     }
 
@@ -280,9 +306,10 @@ impl PlanKey {
     fn is(&self, state: &State) -> bool {
         self.turn == state.turn
             && self.rain == state.rain
+            && self.marching == marching(state)
             && self.flags == state.flags
             && self.units.len() == state.units.len()
-            && self.units.iter().zip(&state.units).all(|(k, u)| *k == (u.hex, u.demoralized, u.eliminated))
+            && self.units.iter().zip(&state.units).all(|(k, u)| *k == unit_key(u))
     }
 }
 
@@ -613,6 +640,15 @@ impl GcacwHeuristics {
         let active: Vec<&Objective> = self.active(rules, state).collect();
         let last = last_turn(rules, state);
         let attainable: Vec<f64> = active.iter().map(|o| Self::attainable(rules, state, o)).collect();
+        let marching = marching(state);
+        // On the last turn a unit too tired to march again (GCACW 5.1), unless still on the
+        // march it reached that fatigue in, takes no objective it is short of from the others: it
+        // kept them from it (HSN Sc 5, seed 3098: Armstrong at fatigue 4 held Murfreesboro's plan
+        // while Bate-B and Palmer, beside it, were sent to the Union fort they may not enter). It
+        // still heads for its best one, for what needs no march (an advance after combat).
+        let stuck: Vec<bool> = (0..state.units.len())
+            .map(|u| last && marching != Some(u) && actions::too_tired_to_march(rules, state, u))
+            .collect();
         let mut pairs: Vec<(f64, f64, usize, usize)> = Vec::new();
         for (u, hex) in rules.on_map(state) {
             let mover = rules.unit_type(state, u);
@@ -638,7 +674,7 @@ impl GcacwHeuristics {
         let mut taken = vec![(false, false); active.len()];
         for &(_, gap, u, i) in &pairs {
             let shared = active[i].each || attainable[i] < 1.0;
-            if plan[u].is_some() || (taken[i].0 && !shared) {
+            if plan[u].is_some() || (taken[i].0 && !shared) || (stuck[u] && gap > 0.0) {
                 continue;
             }
             taken[i] = (true, gap == 0.0);
@@ -647,7 +683,12 @@ impl GcacwHeuristics {
         // A unit left over backs up the best objective no other unit has reached yet: the
         // first one may be stopped on the way.
         for &(_, _, u, i) in &pairs {
-            if plan[u].is_none() && !taken[i].1 {
+            if plan[u].is_none() && !taken[i].1 && !stuck[u] {
+                plan[u] = Some(active[i]);
+            }
+        }
+        for &(_, _, u, i) in &pairs {
+            if plan[u].is_none() && stuck[u] {
                 plan[u] = Some(active[i]);
             }
         }
@@ -1023,7 +1064,7 @@ impl GcacwHeuristics {
                 }
                 let side = rules.unit_side(state, u);
                 let mut after = state.clone();
-                caisson_gcacw::actions::burn(rules, &mut after, u);
+                actions::burn(rules, &mut after, u);
                 let gain = Self::score_for(rules, &after, side) - Self::score_for(rules, state, side);
                 if gain < 0.0 {
                     gain - 1.0
@@ -2259,6 +2300,38 @@ mod tests {
         state.flags.insert(format!("{}5424", victory::BLOCKHOUSE_DESTROYED), 1);
         assert!(h.active(&rules, &state).all(|o| !o.hexes.contains(&hex("5424"))));
         assert!(h.action_prior(&rules, &state, &rules.board(&state), &mut BTreeMap::new(), "march:armstrong") < march);
+    }
+
+    /// HSN Sc 5, last turn (seed 3098 of ai-easy against random): Armstrong, at fatigue 4, may
+    /// not march again (GCACW 5.1), so Murfreesboro goes to Bate-B beside him, not to the Union
+    /// fort he may not enter (HSN-A 8.0).
+    #[test]
+    fn on_the_last_turn_a_unit_too_tired_to_march_leaves_its_objective_to_another() {
+        let (rules, mut state, h) = last_turn_without("hsn-5", Side::Confederate);
+        let armstrong = rules.unit_by_id("armstrong").expect("armstrong");
+        let bate = rules.unit_by_id("bate-b").expect("bate-b");
+        for u in [armstrong, bate] {
+            state.units[u].hex = Some(hex("5331"));
+        }
+        // Every blockhouse destroyed; of the Union, only Anderson is left, in the fort 5231.
+        for b in ["5610", "5512", "5514", "5519", "5523", "5424", "5328"] {
+            state.flags.insert(format!("{}{b}", victory::BLOCKHOUSE_DESTROYED), 1);
+        }
+        let anderson = rules.unit_by_id("anderson").expect("anderson");
+        for u in 0..state.units.len() {
+            if rules.unit_side(&state, u) == Side::Union {
+                state.units[u].hex = (u == anderson).then(|| hex("5231"));
+            }
+        }
+        let murfreesboro = |state: &State, u: usize| h.goal(&rules, state, u).is_some_and(|o| o.hexes == [hex("5232")]);
+        assert!(murfreesboro(&state, armstrong) && !murfreesboro(&state, bate), "the first of two alike takes it");
+        state.units[armstrong].fatigue = 4;
+        assert!(murfreesboro(&state, bate) && murfreesboro(&state, armstrong));
+        // Still on the march that took him to fatigue 4, he keeps it (HSN Sc 1 Union, ai-easy
+        // against random, seeds 3001-3400: 279 wins of 400 instead of 391 when such a unit lost
+        // its objective mid-march).
+        state.stage = Stage::Moving { march: caisson_gcacw::march::new_march(&rules, &state, armstrong, 4) };
+        assert!(murfreesboro(&state, armstrong) && !murfreesboro(&state, bate));
     }
 
     #[test]
