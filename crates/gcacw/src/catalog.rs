@@ -1,11 +1,12 @@
 //! The counters of a game and its command hierarchy, loaded from `counters.csv` and
 //! `commands.toml`. Printed values only; what changes in play lives in [`crate::state`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use caisson_kernel::data::{parse_csv, parse_toml, DataError};
 use serde::Deserialize;
 
+use crate::state::side_index;
 use crate::Side;
 
 /// Whether a counter is a military unit or a leader (GCACW 2.1).
@@ -136,6 +137,12 @@ pub struct Catalog {
     pub counters: Vec<Counter>,
     by_id: BTreeMap<String, usize>,
     commands: Vec<Command>,
+    /// Each side's command codes and aliases, with the command each names (the first listed).
+    names: [HashMap<String, usize>; 2],
+    /// For each command, itself and the commands above it, nearest first (at most 16 levels).
+    above: Vec<Vec<usize>>,
+    /// For each counter, whether it is a cavalry leader ([`Catalog::is_cavalry_leader`]).
+    cavalry_leaders: Vec<bool>,
 }
 
 impl Catalog {
@@ -210,7 +217,23 @@ impl Catalog {
                 }
             }
         }
-        Ok(Catalog { counters, by_id, commands })
+        let mut names: [HashMap<String, usize>; 2] = Default::default();
+        for (i, c) in commands.iter().enumerate() {
+            let side = &mut names[side_index(c.side)];
+            for code in std::iter::once(&c.code).chain(&c.aliases) {
+                side.entry(code.clone()).or_insert(i);
+            }
+        }
+        let parent = |i: usize| {
+            let c: &Command = &commands[i];
+            let p = c.parent.as_deref()?;
+            commands.iter().position(|x| x.side == c.side && x.code == p)
+        };
+        let above =
+            (0..commands.len()).map(|i| std::iter::successors(Some(i), |&j| parent(j)).take(16).collect()).collect();
+        let mut catalog = Catalog { counters, by_id, commands, names, above, cavalry_leaders: Vec::new() };
+        catalog.cavalry_leaders = (0..catalog.counters.len()).map(|l| catalog.find_cavalry_leader(l)).collect();
+        Ok(catalog)
     }
 
     /// A counter's index by id.
@@ -225,28 +248,16 @@ impl Catalog {
         &self.counters[i]
     }
 
-    fn canonical<'a>(&'a self, side: Side, code: &'a str) -> &'a str {
-        self.commands
-            .iter()
-            .find(|c| c.side == side && (c.code == code || c.aliases.iter().any(|a| a == code)))
-            .map_or(code, |c| c.code.as_str())
-    }
-
-    /// Whether command `inner` of `side` is `outer` or lies below it in the hierarchy.
+    /// Whether command `inner` of `side` is `outer` or lies below it in the hierarchy (codes or
+    /// aliases; a code not in the hierarchy is only itself).
     #[must_use]
     pub fn within(&self, side: Side, inner: &str, outer: &str) -> bool {
-        let outer = self.canonical(side, outer);
-        let mut code = self.canonical(side, inner);
-        for _ in 0..16 {
-            if code == outer {
-                return true;
-            }
-            match self.commands.iter().find(|c| c.side == side && c.code == code).and_then(|c| c.parent.as_deref()) {
-                Some(p) => code = p,
-                None => return false,
-            }
+        let names = &self.names[side_index(side)];
+        let o = names.get(outer);
+        match names.get(inner) {
+            Some(i) => o.is_some_and(|o| self.above[*i].contains(o)),
+            None => inner == o.map_or(outer, |&o| self.commands[o].code.as_str()),
         }
-        false
     }
 
     /// Whether the unit `unit` is subordinate to the leader `leader` (GCACW 2.1): an army leader
@@ -260,6 +271,10 @@ impl Catalog {
     /// Whether a leader is a cavalry leader: every unit of his command in the game is cavalry.
     #[must_use]
     pub fn is_cavalry_leader(&self, leader: usize) -> bool {
+        self.cavalry_leaders.get(leader).copied().unwrap_or(false)
+    }
+
+    fn find_cavalry_leader(&self, leader: usize) -> bool {
         let mut any = false;
         for (i, c) in self.counters.iter().enumerate() {
             if c.kind == Kind::Unit && self.commands_unit(leader, i) {

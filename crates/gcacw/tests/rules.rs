@@ -643,3 +643,28 @@ fn bridges_gcacw_10() {
     let c = state.bridges.crossing(rules.map(), a, b);
     assert_eq!(c.pontoon.map(|(owner, _)| owner), Some(caisson_gcacw::Side::Union));
 }
+
+/// GCACW 2.1: the command hierarchy of HSN, read through codes and the aliases printed on the
+/// counters (`R` is Roddey's `R-Cav`, under Forrest's `Cav`, under the Army of Tennessee `AT`).
+#[test]
+fn command_hierarchy_reads_codes_and_aliases_gcacw_2_1() {
+    use caisson_gcacw::Side::{Confederate, Union};
+    let data = hsn().expect("HSN data loads");
+    let cat = &data.catalog;
+    for (inner, outer) in [("R-Cav", "R-Cav"), ("R", "R-Cav"), ("R-Cav", "R"), ("R", "Cav"), ("R", "AT"), ("C", "AT")] {
+        assert!(cat.within(Confederate, inner, outer), "{inner} within {outer}");
+    }
+    for (inner, outer) in [("Cav", "R-Cav"), ("AT", "C"), ("C", "Cav"), ("R", "L")] {
+        assert!(!cat.within(Confederate, inner, outer), "{inner} not within {outer}");
+    }
+    // Each side has its own hierarchy: Roddey's code means nothing on the Union side.
+    assert!(!cat.within(Union, "R-Cav", "Cav"));
+    // A code in no hierarchy is only itself.
+    assert!(cat.within(Confederate, "nowhere", "nowhere"));
+    assert!(!cat.within(Confederate, "nowhere", "AT"));
+    let counter = |id: &str| cat.index(id).unwrap_or_else(|| panic!("counter {id}"));
+    let (forrest, roddey, pickett) = (counter("forrest"), counter("roddey"), counter("pickett"));
+    assert!(cat.commands_unit(forrest, pickett) && cat.commands_unit(roddey, pickett));
+    assert!(cat.is_cavalry_leader(forrest) && cat.is_cavalry_leader(roddey));
+    assert!(!cat.is_cavalry_leader(counter("cheatham")));
+}
