@@ -96,7 +96,38 @@ pub fn next_entrenchment(now: Option<Entrenchment>, in_redoubt: bool) -> Option<
 /// Every action the side may take now, as options.
 #[must_use]
 pub fn options(rules: &Gcacw, state: &State, side: Side) -> Vec<Choice> {
-    let mut out = Vec::new();
+    gather(rules, state, side, usize::MAX)
+}
+
+/// Whether the side has any action to take now (GCACW 4.2, 4.4): [`options`] is not empty. It
+/// stops at the first action found.
+#[must_use]
+pub fn any(rules: &Gcacw, state: &State, side: Side) -> bool {
+    !gather(rules, state, side, 1).is_empty()
+}
+
+/// The options of [`options`], in order, as they are found.
+struct Sink {
+    out: Vec<Choice>,
+    /// How many options are wanted.
+    limit: usize,
+    /// HSN-A 2.2 Night March: only March and Activate Leader actions.
+    night: bool,
+}
+
+impl Sink {
+    /// Keeps an option the turn allows; `true` once there are as many as wanted.
+    fn push(&mut self, c: Choice) -> bool {
+        if !self.night || c.id.starts_with("march:") || c.id.starts_with("activate:") {
+            self.out.push(c);
+        }
+        self.out.len() >= self.limit
+    }
+}
+
+/// The first `limit` actions the side may take now.
+fn gather(rules: &Gcacw, state: &State, side: Side, limit: usize) -> Vec<Choice> {
+    let mut out = Sink { out: Vec::new(), limit, night: crate::events::night_march(state) };
     for u in 0..state.units.len() {
         if rules.unit_side(state, u) != side || !may_march(rules, state, u) {
             continue;
@@ -104,53 +135,70 @@ pub fn options(rules: &Gcacw, state: &State, side: Side) -> Vec<Choice> {
         let (id, name, unit) = (rules.unit_id(state, u), rules.unit_name(state, u), &state.units[u]);
         let hex = unit.hex.map(|h| rules.map().label(h)).unwrap_or_default();
         // HSN-A 4.0: in winter no March that would raise a unit to Fatigue Level 3 or 4.
-        if crate::events::march_allowed(state, u) {
-            out.push(Choice::new(
+        if crate::events::march_allowed(state, u)
+            && out.push(Choice::new(
                 format!("march:{id}"),
                 format!("March {name} from {hex} (fatigue {} → {})", unit.fatigue, (unit.fatigue + 1).min(4)),
-            ));
+            ))
+        {
+            return out.out;
         }
         if !may_act(rules, state, u) {
             continue;
         }
-        if crate::rail::available(rules, state, u) {
-            out.push(Choice::new(format!("rail:{id}"), format!("{name} makes its once-only railroad move")));
+        if crate::rail::available(rules, state, u)
+            && out.push(Choice::new(format!("rail:{id}"), format!("{name} makes its once-only railroad move")))
+        {
+            return out.out;
         }
-        if !crate::rail::rail_march_destinations(rules, state, u).is_empty() {
-            out.push(Choice::new(
+        if !crate::rail::rail_march_destinations(rules, state, u).is_empty()
+            && out.push(Choice::new(
                 format!("rail-march:{id}"),
                 format!(
                     "{name} moves by rail from {hex} (fatigue {} → {})",
                     unit.fatigue,
                     (unit.fatigue + crate::rail::rail_march_fatigue(rules)).min(4)
                 ),
-            ));
+            ))
+        {
+            return out.out;
         }
         // HSN-A 4.0: no Burn RR Station actions in winter.
         if let Some(mark) = burn_result(rules, state, u).filter(|_| !crate::winter::on(state)) {
-            out.push(Choice::new(format!("burn:{id}"), format!("{name} burns the station in {hex} ({mark:?})")));
+            if out.push(Choice::new(format!("burn:{id}"), format!("{name} burns the station in {hex} ({mark:?})"))) {
+                return out.out;
+            }
         }
         if may_entrench(rules, state, u) {
             let redoubt = rules.in_redoubt(state, u);
             if let Some(next) = next_entrenchment(unit.entrenchment, redoubt) {
-                out.push(Choice::new(
+                if out.push(Choice::new(
                     format!("entrench:{id}"),
                     format!("{name} entrenches in {hex} (→ {})", next.name()),
-                ));
+                )) {
+                    return out.out;
+                }
             }
         }
     }
-    if side == Side::Confederate {
-        out.extend(crate::arrival::options(rules, state));
+    let arrivals = if side == Side::Confederate { crate::arrival::options(rules, state) } else { Vec::new() };
+    for c in arrivals
+        .into_iter()
+        .chain(crate::consolidation::options(rules, state, side))
+        .chain(crate::wagons::options(rules, state, side))
+    {
+        if out.push(c) {
+            return out.out;
+        }
     }
-    out.extend(crate::consolidation::options(rules, state, side));
-    out.extend(crate::wagons::options(rules, state, side));
     let board = rules.board(state);
     for l in 0..state.leaders.len() {
         if rules.leader_counter(state, l).side == side && activation::eligible(rules, state, l, &board) {
             let c = rules.leader_counter(state, l);
             let hex = rules.leader_hex(state, l).map(|h| rules.map().label(h)).unwrap_or_default();
-            out.push(Choice::new(format!("activate:{}", c.id), format!("Activate {} in {hex}", c.name)));
+            if out.push(Choice::new(format!("activate:{}", c.id), format!("Activate {} in {hex}", c.name))) {
+                return out.out;
+            }
         }
         if rules.leader_counter(state, l).side == side
             && crate::events::assault_allowed(state, side)
@@ -158,14 +206,12 @@ pub fn options(rules: &Gcacw, state: &State, side: Side) -> Vec<Choice> {
         {
             let c = rules.leader_counter(state, l);
             let hex = rules.leader_hex(state, l).map(|h| rules.map().label(h)).unwrap_or_default();
-            out.push(Choice::new(format!("assault:{}", c.id), format!("{} assaults from {hex}", c.name)));
+            if out.push(Choice::new(format!("assault:{}", c.id), format!("{} assaults from {hex}", c.name))) {
+                return out.out;
+            }
         }
     }
-    // HSN-A 2.2 Night March: only March and Activate Leader actions.
-    if crate::events::night_march(state) {
-        out.retain(|c| c.id.starts_with("march:") || c.id.starts_with("activate:"));
-    }
-    out
+    out.out
 }
 
 /// Starts the chosen action; `None` if the option cannot be read.

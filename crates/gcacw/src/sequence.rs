@@ -202,7 +202,7 @@ pub fn choose(rules: &Gcacw, state: &mut State, option: &str) -> Result<(), Rule
             if option == "pass" {
                 state.note(format!("{side} passes."), Some("GCACW 4.2"));
                 let other = side.enemy();
-                if other_passed || actions::options(rules, state, other).is_empty() {
+                if other_passed || !actions::any(rules, state, other) {
                     end_action_cycle(rules, state);
                 } else {
                     state.stage = Stage::Action { side: other, other_passed: true };
@@ -307,10 +307,10 @@ fn late_rain(rules: &Gcacw, state: &mut State, union: u8, confederate: u8) -> bo
 /// to do (GCACW 4.2).
 pub(crate) fn gain_initiative(rules: &Gcacw, state: &mut State, side: Side) {
     state.gained[side_index(side)] = true;
-    if actions::options(rules, state, side).is_empty() {
+    if !actions::any(rules, state, side) {
         state.note(format!("{side} has no eligible unit and must pass."), Some("GCACW 4.2"));
         let other = side.enemy();
-        if actions::options(rules, state, other).is_empty() {
+        if !actions::any(rules, state, other) {
             end_action_cycle(rules, state);
         } else {
             state.stage = Stage::Action { side: other, other_passed: true };
@@ -336,10 +336,7 @@ pub fn begin_action_cycle(rules: &Gcacw, state: &mut State) {
 pub fn next_action_phase(rules: &Gcacw, state: &mut State) {
     state.activation = None;
     state.arriving = None;
-    let eligible = [
-        !actions::options(rules, state, Side::Union).is_empty(),
-        !actions::options(rules, state, Side::Confederate).is_empty(),
-    ];
+    let eligible = [actions::any(rules, state, Side::Union), actions::any(rules, state, Side::Confederate)];
     state.automatic_action = !state.automatic.is_empty();
     if !state.automatic.is_empty() {
         let side = state.automatic.remove(0);

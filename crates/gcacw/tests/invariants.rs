@@ -2,9 +2,9 @@
 //! promise (`caisson_gcacw::invariants`, through `Game::check`, which also checks the pending
 //! decision).
 
-use caisson_gcacw::arrival;
 use caisson_gcacw::registry::{hsn, HSN_IDS};
 use caisson_gcacw::state::{LossCause, Stage};
+use caisson_gcacw::{actions, arrival};
 use caisson_gcacw::{victory, Gcacw, Settings, Side};
 use caisson_hexmap::Hex;
 use caisson_kernel::{random_choice, Dice, DiceMode, Game, Setup};
@@ -14,7 +14,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: if cfg!(debug_assertions) { 12 } else { 96 }, ..ProptestConfig::default() })]
 
     /// Random legal play keeps every invariant of `caisson_gcacw::invariants` and always offers at
-    /// least one option, each id once.
+    /// least one option, each id once; `actions::any` (which stops at the first action found)
+    /// agrees with the full list of actions (GCACW 4.2).
     #[test]
     fn random_play_keeps_the_invariants(scenario in 0..HSN_IDS.len(), seed in any::<u64>(), steps in 1usize..400) {
         let id = HSN_IDS[scenario];
@@ -24,6 +25,10 @@ proptest! {
         let mut dice = Dice::new(seed.rotate_left(17));
         for _ in 0..steps {
             prop_assert_eq!(g.check(), Ok(()));
+            for side in [Side::Union, Side::Confederate] {
+                let all = actions::options(g.rules(), g.state(), side);
+                prop_assert_eq!(actions::any(g.rules(), g.state(), side), !all.is_empty());
+            }
             let Some(d) = g.pending() else { break };
             let pick = random_choice(&d, &mut dice).to_string();
             prop_assert!(g.choose(&pick).is_ok());
