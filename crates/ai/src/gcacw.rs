@@ -10,8 +10,9 @@
 //! The priors read each option id: a march or an activation is worth more the farther the units
 //! are from their objective; a move by how much nearer the objective it brings the unit; an
 //! attack, a combat to confirm, by its expected outcome over the Combat Chart rows the dice can
-//! reach (`combat::assess`); losses fall on the strongest unit; retreats stop as soon as allowed;
-//! units at their objective entrench; the side passes when nothing is worth doing.
+//! reach (`combat::reckon`: the numbers of `combat::assess`, without its words); losses fall on
+//! the strongest unit; retreats stop as soon as allowed; units at their objective entrench; the
+//! side passes when nothing is worth doing.
 
 use std::cell::RefCell;
 use std::cmp::Reverse;
@@ -506,7 +507,7 @@ impl GcacwHeuristics {
                 continue;
             }
             seen.push(h);
-            let a = combat::assess(rules, state, &Attack::march(rules, state, u, h, AttackType::Normal));
+            let a = combat::reckon(rules, state, &Attack::march(rules, state, u, h, AttackType::Normal));
             if self.attack_value(side, &a) < 0.0 {
                 out.push(h);
             }
@@ -1163,7 +1164,7 @@ impl GcacwHeuristics {
                 continue;
             }
             seen.push(h);
-            let a = combat::assess(rules, state, &Attack::march(rules, state, u, h, AttackType::Normal));
+            let a = combat::reckon(rules, state, &Attack::march(rules, state, u, h, AttackType::Normal));
             best = best.max(self.attack_value(side, &a) + self.clear_value(rules, state, side, h, &a));
         }
         0.5 * best
@@ -1213,7 +1214,7 @@ impl GcacwHeuristics {
                 let target = parts.next().and_then(|h| h.parse::<Hex>().ok());
                 let ty = attack_type(parts.next().unwrap_or(""));
                 target.map_or(-1.0, |t| {
-                    let a = combat::assess(rules, state, &Attack::march(rules, state, u, t, ty));
+                    let a = combat::reckon(rules, state, &Attack::march(rules, state, u, t, ty));
                     self.attack_value(side, &a)
                         + self.dislodge_value(rules, state, side, t, &a)
                         + self.clear_value(rules, state, side, t, &a)
@@ -1242,7 +1243,7 @@ impl GcacwHeuristics {
     /// expected combat result, and the chance to drive the defenders off an objective.
     fn assault_value(&self, rules: &Gcacw, state: &State, l: usize, units: &[usize], target: Hex) -> f64 {
         let side = rules.leader_counter(state, l).side;
-        let a = combat::assess(rules, state, &Attack::assault(rules, state, l, units.to_vec(), target, false));
+        let a = combat::reckon(rules, state, &Attack::assault(rules, state, l, units.to_vec(), target, false));
         self.attack_value(side, &a)
             + self.dislodge_value(rules, state, side, target, &a)
             + self.clear_value(rules, state, side, target, &a)

@@ -423,20 +423,31 @@ fn side_of(rules: &Gcacw, state: &State, attack: &Attack) -> Side {
 /// printed attacking 4 count when his division is brought into an assault or grand assault
 /// (ruling: a unit with a split attack/defence value counts in an assault). Defender: every unit
 /// and leader in the hex, with its defending value.
-fn tactical(rules: &Gcacw, state: &State, attack: &Attack, side: Side, notes: &mut Vec<String>) -> Modifier {
+///
+/// `notes`: where to say what did not count, when words are wanted ([`assess`]); without them
+/// the label is left empty too ([`reckon`]).
+fn tactical(
+    rules: &Gcacw,
+    state: &State,
+    attack: &Attack,
+    side: Side,
+    mut notes: Option<&mut Vec<String>>,
+) -> Modifier {
     let cat = rules.catalog();
+    let words = notes.is_some();
+    // The highest value, and who has it (named only when words are wanted).
     let mut best: Option<(u8, String)> = None;
-    let mut consider = |v: Option<u8>, name: &str| {
+    let mut consider = |v: Option<u8>, name: &dyn Fn() -> String| {
         if let Some(v) = v {
             if best.as_ref().is_none_or(|(b, _)| v > *b) {
-                best = Some((v, name.to_string()));
+                best = Some((v, if words { name() } else { String::new() }));
             }
         }
     };
     match attack.kind {
         AttackKind::March(_) => {
             for &u in &attack.attackers {
-                consider(crate::substitute::tactical(rules, state, u), &rules.unit_name(state, u));
+                consider(crate::substitute::tactical(rules, state, u), &|| rules.unit_name(state, u));
             }
             for &l in &attack.leaders {
                 let lc = state.leaders[l].counter as usize;
@@ -447,8 +458,8 @@ fn tactical(rules: &Gcacw, state: &State, attack: &Attack, side: Side, notes: &m
                 });
                 let c = cat.get(lc);
                 if counts {
-                    consider(c.tactical, &c.name);
-                } else {
+                    consider(c.tactical, &|| c.name.clone());
+                } else if let Some(notes) = notes.as_deref_mut() {
                     notes.push(format!("{} is not stacked with a subordinate attacking unit: his Tactical value does not count (GCACW 7.4).", c.name));
                 }
             }
@@ -456,15 +467,15 @@ fn tactical(rules: &Gcacw, state: &State, attack: &Attack, side: Side, notes: &m
         AttackKind::Assault | AttackKind::GrandAssault => {
             if let Some(&l) = attack.leaders.first() {
                 let c = rules.leader_counter(state, l);
-                consider(c.tactical, &c.name);
+                consider(c.tactical, &|| c.name.clone());
             }
             for &u in &attack.attackers {
                 let c = rules.unit_counter(state, u);
                 if c.tactical_defense.is_some() {
-                    consider(c.tactical, &c.name);
+                    consider(c.tactical, &|| c.name.clone());
                 }
             }
-            if attack.leaders.len() > 1 {
+            if let Some(notes) = notes.filter(|_| attack.leaders.len() > 1) {
                 notes.push("In an assault only the active leader's Tactical value counts (GCACW 7.4).".into());
             }
         }
@@ -472,31 +483,33 @@ fn tactical(rules: &Gcacw, state: &State, attack: &Attack, side: Side, notes: &m
     let (att, att_name) = best.unwrap_or((0, "none".into()));
     let dh = attack.defender_hex;
     let mut dbest: Option<(u8, String)> = None;
-    let mut dconsider = |v: Option<u8>, name: &str| {
+    let mut dconsider = |v: Option<u8>, name: &dyn Fn() -> String| {
         if let Some(v) = v {
             if dbest.as_ref().is_none_or(|(b, _)| v > *b) {
-                dbest = Some((v, name.to_string()));
+                dbest = Some((v, if words { name() } else { String::new() }));
             }
         }
     };
     for (u, h) in rules.on_map(state) {
         if h == dh && rules.unit_side(state, u) == side.enemy() {
-            dconsider(crate::substitute::tactical_defense(rules, state, u), &rules.unit_name(state, u));
+            dconsider(crate::substitute::tactical_defense(rules, state, u), &|| rules.unit_name(state, u));
         }
     }
     for l in 0..state.leaders.len() {
         if rules.leader_hex(state, l) == Some(dh) && rules.leader_counter(state, l).side == side.enemy() {
             let c = rules.leader_counter(state, l);
-            dconsider(c.tactical_defense.or(c.tactical), &c.name);
+            dconsider(c.tactical_defense.or(c.tactical), &|| c.name.clone());
         }
     }
     let (def, def_name) = dbest.unwrap_or((0, "none".into()));
     let value = i32::from(att) - i32::from(def);
-    let label = format!("Tactical: {att_name} {att} − {def_name} {def}");
+    let label = if words { format!("Tactical: {att_name} {att} − {def_name} {def}") } else { String::new() };
     if side == Side::Confederate && fort_values(rules, &attack.forts, dh).is_some() {
         let empty = rules.occupant(state, dh).is_none();
         if value > 0 || empty {
-            return Modifier::new(format!("{label}: never in the Confederates' favour against a fort"), 0, "HSN-A 8.0");
+            let label =
+                if words { format!("{label}: never in the Confederates' favour against a fort") } else { label };
+            return Modifier::new(label, 0, "HSN-A 8.0");
         }
     }
     Modifier::new(label, value, "GCACW 7.4")
@@ -566,23 +579,38 @@ fn artillery(
 /// the state as it is at the moment of combat; nothing is changed.
 #[must_use]
 pub fn assess(rules: &Gcacw, state: &State, attack: &Attack) -> Assessment {
+    assess_with(rules, state, attack, true)
+}
+
+/// [`assess`] without the words: every number is the same, but the modifiers' labels, the notes
+/// and the flank procedure's reasons are left empty. For a computer player, which weighs many
+/// attacks it will not show.
+#[must_use]
+pub fn reckon(rules: &Gcacw, state: &State, attack: &Attack) -> Assessment {
+    assess_with(rules, state, attack, false)
+}
+
+/// [`assess`], with the explanations only when `words`.
+fn assess_with(rules: &Gcacw, state: &State, attack: &Attack, words: bool) -> Assessment {
+    // An explanation, built only when wanted.
+    let say = |text: &dyn Fn() -> String| if words { text() } else { String::new() };
     let side = side_of(rules, state, attack);
     let dh = attack.defender_hex;
     let mut notes = Vec::new();
     let off = offence(rules, state, &attack.attackers);
-    for (h, v) in &off.capped {
+    for (h, v) in off.capped.iter().filter(|_| words) {
         notes.push(format!(
             "The attackers in {h} total {v}; only {} counts (GCACW 7.2 Maximum Values).",
             rules.charts().maximum_values(charts::MaxSituation::Attacking)
         ));
     }
     let def = defence(rules, state, dh, side, &attack.forts);
-    for u in attack.attackers.iter().copied().chain(def.units.iter().map(|d| d.unit)) {
+    for u in attack.attackers.iter().copied().chain(def.units.iter().map(|d| d.unit)).filter(|_| words) {
         if let Some((v, source)) = artillery_override(rules, state, u) {
             notes.push(format!("{} has Artillery {v} in this scenario ({source}).", rules.unit_name(state, u)));
         }
     }
-    if def.cv_uncapped > def.cv_entrenched {
+    if words && def.cv_uncapped > def.cv_entrenched {
         notes.push(format!(
             "The defenders total {}; only {} counts (GCACW 7.2 Maximum Values).",
             def.cv_uncapped, def.cv_entrenched
@@ -607,11 +635,11 @@ pub fn assess(rules: &Gcacw, state: &State, attack: &Attack) -> Assessment {
         AttackKind::Assault | AttackKind::GrandAssault => mods.push(Modifier::new("Assault", 1, "GCACW 7.4")),
     }
     mods.push(Modifier::new(
-        format!("Ratio {ratio} ({} to {})", off.cv, def.cv_entrenched),
+        say(&|| format!("Ratio {ratio} ({} to {})", off.cv, def.cv_entrenched)),
         i32::from(ratio_mod),
         "GCACW 7.4",
     ));
-    mods.push(tactical(rules, state, attack, side, &mut notes));
+    mods.push(tactical(rules, state, attack, side, words.then_some(&mut notes)));
     let cavalry_attack = match attack.kind {
         AttackKind::March(_) => {
             attack.attackers.first().is_some_and(|&u| rules.unit_type(state, u) == CounterType::Cavalry)
@@ -637,21 +665,25 @@ pub fn assess(rules: &Gcacw, state: &State, attack: &Attack) -> Assessment {
             redoubt: !def.units.is_empty() && redoubt_for_flanks(rules, &attack.forts, side.enemy(), dh),
             against_fort,
             forts: &attack.forts,
+            words,
         },
     );
     if fl.basic > 0 {
-        let hexes: Vec<String> = fl.covered_hexes().iter().map(ToString::to_string).collect();
-        let mut label = format!(
-            "Flank attack: {} covered hexes ({}); basic +{}, final +{}",
-            fl.covered,
-            hexes.join(", "),
-            fl.basic,
-            fl.final_bonus
-        );
-        for a in &fl.adjustments {
-            label.push_str("; ");
-            label.push_str(a);
-        }
+        let label = say(&|| {
+            let hexes: Vec<String> = fl.covered_hexes().iter().map(ToString::to_string).collect();
+            let mut label = format!(
+                "Flank attack: {} covered hexes ({}); basic +{}, final +{}",
+                fl.covered,
+                hexes.join(", "),
+                fl.basic,
+                fl.final_bonus
+            );
+            for a in &fl.adjustments {
+                label.push_str("; ");
+                label.push_str(a);
+            }
+            label
+        });
         mods.push(Modifier::new(label, fl.bonus, "GCACW 7.4"));
     }
     if fl.refused_bonus > 0 {

@@ -711,3 +711,75 @@ fn flank_edge_woods_and_river_gcacw_7_4() {
     assert!(woods.reduces.as_deref().is_some_and(|w| w.starts_with("(b)")), "{woods:?}");
     assert_eq!((a.flank.covered, a.flank.final_bonus), (6, 3));
 }
+
+/// An assessment's numbers: every label, note and reason blanked.
+fn numbers(mut a: Assessment) -> Assessment {
+    for m in a.attacker_modifiers.iter_mut().chain(a.defender_modifiers.iter_mut()) {
+        m.label.clear();
+    }
+    a.notes.clear();
+    for fh in &mut a.flank.hexes {
+        for reason in [&mut fh.covered, &mut fh.reduces, &mut fh.not_covered].into_iter().flatten() {
+            reason.clear();
+        }
+    }
+    for adjustment in &mut a.flank.adjustments {
+        adjustment.clear();
+    }
+    a
+}
+
+/// `reckon`, which a computer player weighs attacks with, gives every number `assess` gives
+/// (GCACW 7.2–7.5): the march attacks of each type and the assaults of positions reached by
+/// random play in every HSN scenario.
+#[test]
+fn reckon_gives_the_numbers_of_assess() {
+    use caisson_gcacw::combat::reckon;
+    use caisson_kernel::{random_choice, Dice, DiceMode, Game, Setup};
+    let types = [AttackType::ColumnOfRoute, AttackType::Hasty, AttackType::Normal, AttackType::Prepared];
+    let (mut compared, mut flanked) = (0, 0);
+    for (id, seed) in caisson_gcacw::registry::HSN_IDS.iter().flat_map(|id| (1..=3).map(move |s| (*id, s))) {
+        let (rules, state) = Gcacw::new(hsn().expect("data"), id, Settings::default()).expect("scenario");
+        let setup =
+            Setup { system: "gcacw".into(), scenario: id.into(), seed, dice: DiceMode::Seeded, options: vec![] };
+        let mut g = Game::new(rules, state, setup);
+        let mut dice = Dice::new(seed + 10);
+        for step in 0..2000 {
+            if step % 5 == 0 {
+                let (rules, state) = (g.rules(), g.state());
+                for (u, at) in rules.on_map(state) {
+                    let side = rules.unit_side(state, u);
+                    for (_, n) in at.neighbors() {
+                        if rules.occupant(state, n) != Some(side.enemy()) {
+                            continue;
+                        }
+                        let mut attacks: Vec<Attack> =
+                            types.iter().map(|&t| Attack::march(rules, state, u, n, t)).collect();
+                        for l in (0..state.leaders.len()).filter(|&l| rules.leader_hex(state, l) == Some(at)) {
+                            let units: Vec<usize> = rules
+                                .on_map(state)
+                                .filter(|&(v, h)| h == at && rules.unit_side(state, v) == side)
+                                .map(|(v, _)| v)
+                                .collect();
+                            attacks.push(Attack::assault(rules, state, l, units, n, false));
+                        }
+                        for attack in attacks {
+                            let a = assess(rules, state, &attack);
+                            flanked += usize::from(a.flank.covered >= 5);
+                            assert_eq!(
+                                numbers(a),
+                                numbers(reckon(rules, state, &attack)),
+                                "{id}, step {step}: {attack:?}"
+                            );
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+            let Some(d) = g.pending() else { break };
+            let pick = random_choice(&d, &mut dice).to_string();
+            g.choose(&pick).expect("a legal choice");
+        }
+    }
+    assert!(compared > 1000 && flanked > 50, "only {compared} attacks compared, {flanked} with a flank bonus");
+}

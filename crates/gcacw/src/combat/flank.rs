@@ -78,6 +78,9 @@ pub(super) struct FlankInput<'a> {
     /// A Confederate attack on a hex with an undestroyed Union fort (HSN-A 8.0).
     pub against_fort: bool,
     pub forts: &'a Forts,
+    /// Whether to say why (the reasons of [`FlankHex`], the adjustments); without, every reason
+    /// is an empty string and only the numbers and which hexes are covered and reduce count.
+    pub words: bool,
 }
 
 /// Ruling: HSN-B 10.0 treats 5805 and 5806 as off the map for the Confederate player, so they
@@ -163,6 +166,9 @@ pub(super) fn flank(rules: &Gcacw, state: &State, input: &FlankInput<'_>) -> Fla
     let side = input.attacker;
     let dh = input.defender_hex;
     let fort_at = |h: Hex| super::values::fort_values(rules, input.forts, h).is_some();
+    let words = input.words;
+    // A reason, worded only when wanted.
+    let say = |text: &dyn Fn() -> String| if words { text() } else { String::new() };
     // The attacker's units that can reach a hex next to the defender (in it, or one hex off):
     // none farther than two hexes from the defender.
     let near: Vec<(usize, Hex)> = rules
@@ -174,7 +180,7 @@ pub(super) fn flank(rules: &Gcacw, state: &State, input: &FlankInput<'_>) -> Fla
     for (_, n) in dh.neighbors() {
         let mut fh = FlankHex { hex: n, covered: None, reduces: None, not_covered: None };
         if off_map_for(map, side, n) {
-            fh.covered = Some("(e) off the map".into());
+            fh.covered = Some(say(&|| "(e) off the map".into()));
             hexes.push(fh);
             continue;
         }
@@ -191,9 +197,9 @@ pub(super) fn flank(rules: &Gcacw, state: &State, input: &FlankInput<'_>) -> Fla
                 continue;
             }
             if state.units[u].demoralized > 0 {
-                idle.push(format!("{} is demoralized", rules.unit_name(state, u)));
+                idle.push(say(&|| format!("{} is demoralized", rules.unit_name(state, u))));
             } else if is_wagon(rules, state, u) {
-                idle.push(format!("{} is a wagon train (HSN-B 2.2)", rules.unit_name(state, u)));
+                idle.push(say(&|| format!("{} is a wagon train (HSN-B 2.2)", rules.unit_name(state, u))));
             } else {
                 helpers.push((u, h));
             }
@@ -202,49 +208,54 @@ pub(super) fn flank(rules: &Gcacw, state: &State, input: &FlankInput<'_>) -> Fla
         let mut by_units = false;
         if !helpers.is_empty() {
             let cv: crate::charts::Half = helpers.iter().map(|&(u, _)| rules.combat_value(state, u)).sum();
-            let names: Vec<String> = helpers
-                .iter()
-                .map(|&(u, h)| {
-                    let how = if h == n { "in it" } else { "ZOC" };
-                    format!("{} {how}", rules.unit_name(state, u))
-                })
-                .collect();
+            let names = || {
+                let names: Vec<String> = helpers
+                    .iter()
+                    .map(|&(u, h)| {
+                        let how = if h == n { "in it" } else { "ZOC" };
+                        format!("{} {how}", rules.unit_name(state, u))
+                    })
+                    .collect();
+                names.join(", ")
+            };
             if Quarters::from_half(cv).quarters() * 4 >= input.defender_cv.quarters() {
                 by_units = true;
                 let clause = if helpers.iter().any(|&(_, h)| h == n) { "(a)" } else { "(b)" };
-                why.push(format!("{clause} {}", names.join(", ")));
+                why.push(say(&|| format!("{clause} {}", names())));
             } else {
-                idle.push(format!(
-                    "{} with Combat {cv} is less than one quarter of the defender's {}",
-                    names.join(", "),
-                    input.defender_cv
-                ));
+                idle.push(say(&|| {
+                    format!(
+                        "{} with Combat {cv} is less than one quarter of the defender's {}",
+                        names(),
+                        input.defender_cv
+                    )
+                }));
             }
         }
         if closed_terrain(rules, rain, dh, n) {
-            why.push("(c) mountain or swamp without a route".into());
-            fh.reduces = Some("(c) mountain or swamp without a route".into());
+            why.push(say(&|| "(c) mountain or swamp without a route".into()));
+            fh.reduces = Some(say(&|| "(c) mountain or swamp without a route".into()));
         }
         if let Some(w) = water_between(map, &state.bridges, rain, unfordable, dh, n) {
-            why.push(format!("(d) {w}"));
-            fh.reduces.get_or_insert_with(|| format!("(d) {w}"));
+            why.push(say(&|| format!("(d) {w}")));
+            fh.reduces.get_or_insert_with(|| say(&|| format!("(d) {w}")));
         }
         if side == Side::Union && fort_at(n) {
-            why.push("Union fort next to a Confederate defender (HSN-A 8.0)".into());
+            why.push(say(&|| "Union fort next to a Confederate defender (HSN-A 8.0)".into()));
         }
         if !why.is_empty() {
-            fh.covered = Some(why.join("; "));
-            let friends: Vec<String> = rules
-                .on_map(state)
-                .filter(|&(u, h)| {
-                    h == n && rules.unit_side(state, u) == side.enemy() && state.units[u].demoralized == 0
-                })
-                .map(|(u, _)| rules.unit_name(state, u))
-                .collect();
-            if !friends.is_empty() {
-                fh.reduces = Some(format!("(a) held by {}", friends.join(", ")));
+            fh.covered = Some(say(&|| why.join("; ")));
+            let held = |&(u, h): &(usize, Hex)| {
+                h == n && rules.unit_side(state, u) == side.enemy() && state.units[u].demoralized == 0
+            };
+            if rules.on_map(state).any(|p| held(&p)) {
+                fh.reduces = Some(say(&|| {
+                    let friends: Vec<String> =
+                        rules.on_map(state).filter(held).map(|(u, _)| rules.unit_name(state, u)).collect();
+                    format!("(a) held by {}", friends.join(", "))
+                }));
             } else if side == Side::Confederate && fort_at(n) {
-                fh.reduces = Some("(a) an undestroyed Union fort counts as Union-occupied (HSN-A 8.0)".into());
+                fh.reduces = Some(say(&|| "(a) an undestroyed Union fort counts as Union-occupied (HSN-A 8.0)".into()));
             } else if by_units
                 && fh.reduces.is_none()
                 && rules.occupant(state, n).is_none()
@@ -252,13 +263,13 @@ pub(super) fn flank(rules: &Gcacw, state: &State, input: &FlankInput<'_>) -> Fla
                     h != n && map.is_woods_hexside(h, n) && !map.hexside(h, n).intersects(Hexside::ANY_ROUTE)
                 })
             {
-                fh.reduces = Some("(b) empty, and reached only across woods hexsides without a route".into());
+                fh.reduces = Some(say(&|| "(b) empty, and reached only across woods hexsides without a route".into()));
             }
             if fh.reduces.is_some() {
                 reducing += 1;
             }
         } else if !idle.is_empty() {
-            fh.not_covered = Some(idle.join("; "));
+            fh.not_covered = Some(say(&|| idle.join("; ")));
         }
         hexes.push(fh);
     }
@@ -274,19 +285,19 @@ pub(super) fn flank(rules: &Gcacw, state: &State, input: &FlankInput<'_>) -> Fla
     let bonus = if final_bonus == 0 {
         0
     } else if input.against_fort {
-        adjustments.push("no flank bonus in a Confederate attack on a Union fort (HSN-A 8.0)".into());
+        adjustments.push(say(&|| "no flank bonus in a Confederate attack on a Union fort (HSN-A 8.0)".into()));
         0
     } else if input.redoubt {
         let b = reduce(final_bonus, 0);
-        adjustments.push(format!("redoubt: +{final_bonus} becomes +{b} (GCACW 9.0)"));
+        adjustments.push(say(&|| format!("redoubt: +{final_bonus} becomes +{b} (GCACW 9.0)")));
         b
     } else if input.flanks_refused {
         let b = reduce(final_bonus, 1);
-        adjustments.push(format!("Flanks Refused: +{final_bonus} becomes +{b} (GCACW 7.8)"));
+        adjustments.push(say(&|| format!("Flanks Refused: +{final_bonus} becomes +{b} (GCACW 7.8)")));
         b
     } else if input.cavalry_attack && input.cavalry_defence {
         let b = reduce(final_bonus, 0);
-        adjustments.push(format!("cavalry against cavalry: +{final_bonus} becomes +{b} (GCACW 7.4)"));
+        adjustments.push(say(&|| format!("cavalry against cavalry: +{final_bonus} becomes +{b} (GCACW 7.4)")));
         b
     } else {
         final_bonus
