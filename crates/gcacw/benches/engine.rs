@@ -29,6 +29,7 @@ fn reachable(c: &mut Criterion) {
         stopped: false,
         declined: Vec::new(),
         blockhouse_tried: false,
+        path: Vec::new(),
     };
     let start = state.units[unit].hex.expect("on map");
     let mut group = c.benchmark_group("reachable hexes, cavalry with 13 MP, full HSN map");

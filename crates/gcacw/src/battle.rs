@@ -859,6 +859,10 @@ fn finish(rules: &Gcacw, state: &mut State, b: Battle) {
     };
     m.moved = true;
     let u = m.unit;
+    if let Some(h) = state.units[u].hex.filter(|h| m.path.last() != Some(h)) {
+        // It advanced after the combat (GCACW 7.6).
+        m.path.push(h);
+    }
     if state.units[u].hex.is_none() || r.ends_march() {
         if state.units[u].hex.is_some() {
             state.note(format!("{}'s march is over ({}).", rules.unit_name(state, u), r), Some("GCACW 7.5"));

@@ -6,6 +6,7 @@
 //! - a unit on the map is on a hex of the map, has Manpower and is not eliminated; an eliminated
 //!   unit is off the map with no Manpower (GCACW 6.3);
 //! - no hex holds units of both sides (GCACW 6.1);
+//! - a marching unit on the map stands in the last hex of its march's path (GCACW 6.1, 7.6);
 //! - a unit that exited the map (HSN-A 14.0) is off the map and not eliminated;
 //! - a leader is with a unit of his own command (or one a scenario rule lets him activate, such as
 //!   Croxton with R. Johnson in HSN Sc 3) that is on the map (or off it for remounts, HSN-A 5.1),
@@ -56,6 +57,16 @@ pub fn check(rules: &Gcacw, state: &State) -> Result<(), String> {
             }
         } else {
             sides.insert(h, (i, side));
+        }
+    }
+    if let crate::state::Stage::Moving { march } = &state.stage {
+        let at = state.units.get(march.unit).and_then(|u| u.hex);
+        if at.is_some() && march.path.last().copied() != at {
+            return Err(format!(
+                "{} marches in {at:?} but its path {:?} ends elsewhere",
+                rules.unit_name(state, march.unit),
+                march.path
+            ));
         }
     }
     for (l, leader) in state.leaders.iter().enumerate() {

@@ -139,6 +139,7 @@ pub fn new_march(rules: &Gcacw, state: &State, u: usize, ma: u8) -> March {
         stopped: false,
         declined: Vec::new(),
         blockhouse_tried: false,
+        path: state.units[u].hex.into_iter().collect(),
     }
 }
 
@@ -586,6 +587,7 @@ pub fn choose_move(rules: &Gcacw, state: &mut State, mut march: March, option: &
         march.left = march.left - s.cost;
     }
     march.moved = true;
+    march.path.push(to);
     let how = if s.zoc_to_zoc {
         "from enemy ZOC to enemy ZOC, spending its whole allowance".to_string()
     } else if minimum {

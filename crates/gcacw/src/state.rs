@@ -189,6 +189,9 @@ pub struct March {
     pub declined: Vec<Hex>,
     /// Whether it has attacked a blockhouse in this march (HSN Sc 5: once per march).
     pub blockhouse_tried: bool,
+    /// The hexes it has been in during this march, in order: the one it began in, then each hex
+    /// entered or advanced into (GCACW 6.1, 7.6).
+    pub path: Vec<Hex>,
 }
 
 /// Where in the sequence of play the game waits.

@@ -31,6 +31,7 @@ fn marching(id: &str, hex: Hex, manpower: u8, mp: u16) -> (Gcacw, State, usize) 
         stopped: false,
         declined: Vec::new(),
         blockhouse_tried: false,
+        path: vec![hex],
     };
     state.stage = Stage::Moving { march };
     (rules, state, u)

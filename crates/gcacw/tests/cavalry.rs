@@ -280,6 +280,7 @@ fn unmounted_and_the_cavalry_retreat_hsn_a_5_5() {
         stopped: false,
         declined: Vec::new(),
         blockhouse_tried: false,
+        path: Vec::new(),
     };
     // Mounted Coon: a cavalry march does not trigger Armstrong's retreat; unmounted, it does.
     assert!(caisson_gcacw::cavalry::triggered(&rules, &state, &march(coon)).is_empty());

@@ -82,6 +82,7 @@ fn moving(state: &mut State, u: usize, mp: u16) {
             stopped: false,
             declined: Vec::new(),
             blockhouse_tried: false,
+            path: Vec::new(),
         },
     };
 }

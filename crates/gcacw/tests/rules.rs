@@ -514,6 +514,7 @@ fn hammond_stays_in_his_counties_hsn_sc3() {
         stopped: false,
         declined: Vec::new(),
         blockhouse_tried: false,
+        path: state.units[u].hex.into_iter().collect(),
     };
     let reach = caisson_gcacw::movement::reachable(&rules, &state, &march);
     assert!(reach.len() > 30, "Hammond can still move: {} hexes", reach.len());

@@ -50,6 +50,7 @@ fn moving(state: &mut State, u: usize, mp: u16) {
         stopped: false,
         declined: Vec::new(),
         blockhouse_tried: false,
+        path: Vec::new(),
     };
     state.stage = Stage::Moving { march };
 }
