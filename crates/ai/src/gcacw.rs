@@ -1288,7 +1288,18 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
                     ),
                     "move" => march.map_or(0.0, |m| {
                         let via = via.get_or_insert_with(|| self.reach_via(rules, state, m, true));
-                        self.move_prior(rules, state, m.unit, id, &c.label, via)
+                        // Back into a hex this march has been in: whatever it can reach from there
+                        // it could have reached then, with more MP left (GCACW 6.1), so it is worse
+                        // than ending the march. Without this the way round nearby works, reckoned
+                        // from where the unit stands, and the objective, planned with it where it
+                        // stands, can swing between two hexes and walk it to and fro until its MP
+                        // are spent (HSN Sc 5: Crossland and Palmer between 5225 and 5325).
+                        let prior = self.move_prior(rules, state, m.unit, id, &c.label, via);
+                        if arg.parse::<Hex>().is_ok_and(|to| m.path.contains(&to)) {
+                            prior.min(-1.0)
+                        } else {
+                            prior
+                        }
                     }),
                     "attack-confirm" => self.battle_prior(rules, state, side, id),
                     // HSN-A 11.0, 12.0, 13.0: troops on the map now beat troops held back.
@@ -1966,6 +1977,40 @@ mod tests {
         assert!(first.starts_with("march:"), "{first}");
         assert!(sim.choose(&first));
         assert_eq!(best(&mut sim).1, "done");
+    }
+
+    #[test]
+    fn a_march_does_not_step_back_into_a_hex_it_has_left() {
+        use crate::search::Sim;
+        // HSN Sc 5, the Confederate raiders' marches of a heuristic-only game: every step a
+        // march offers back into a hex it has already been in scores below ending the march
+        // there (GCACW 6.1: from there it reaches nothing it could not have reached before).
+        let (rules, state, h) = scenario("hsn-5");
+        let mut sim = Sim::new(&rules, state, 5);
+        let mut checked = 0;
+        for _ in 0..3000 {
+            let Some(d) = sim.settle() else { break };
+            let priors = h.priors(&rules, &sim.state, &d);
+            if let Stage::Moving { march } = &sim.state.stage {
+                let end = d.options.iter().position(|o| o.id == "end");
+                for (o, p) in d.options.iter().zip(&priors) {
+                    let back = o.id.strip_prefix("move:").and_then(|x| x.parse::<Hex>().ok());
+                    if let (Some(to), Some(e)) = (back.filter(|to| march.path.contains(to)), end) {
+                        assert!(
+                            *p < priors[e],
+                            "{}: {} back to {to} ({p}) over ending ({})",
+                            d.prompt,
+                            o.id,
+                            priors[e]
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+            let pick = d.options[crate::search::policy_pick(&priors)].id.clone();
+            assert!(sim.choose(&pick), "{pick}");
+        }
+        assert!(checked > 20, "only {checked} steps back were offered");
     }
 
     #[test]
