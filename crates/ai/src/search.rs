@@ -10,7 +10,10 @@
 //! lucky and unlucky rolls. The best prior stands unless another candidate beats it clearly: by a
 //! margin beyond a share of the spread of their paired differences. The rollouts go in rounds,
 //! and after a few a candidate that cannot plausibly clear that bar is dropped; once none is
-//! left but the best prior, the search ends. All of it is deterministic for a seed.
+//! left but the best prior, the search ends. A candidate that clears the bar when the budget's
+//! rollouts are done is tried on more dice ([`Budget::confirm`]) and is chosen only if it still
+//! clears it: an overrule found by noise seldom survives that. All of it is deterministic for a
+//! seed.
 
 use caisson_kernel::{random_choice, Decision, Dice, Pending, Rules};
 
@@ -57,6 +60,9 @@ pub struct Budget {
     pub candidates: usize,
     /// Rollouts per candidate (0: no search, the best prior is chosen).
     pub rollouts: usize,
+    /// At most this many rollouts per candidate while one would overrule the best prior: an
+    /// overrule must hold up on more dice than it was found on ([`search`]).
+    pub confirm: usize,
     /// At most this many decisions played in a rollout after the candidate; it stops earlier
     /// when the game's clock ([`Heuristics::clock`]) moves on or the game ends.
     pub horizon: usize,
@@ -86,9 +92,9 @@ impl Level {
     #[must_use]
     pub fn budget(self) -> Budget {
         match self {
-            Level::Easy => Budget { candidates: 1, rollouts: 0, horizon: 0 },
-            Level::Normal => Budget { candidates: 4, rollouts: 12, horizon: 400 },
-            Level::Hard => Budget { candidates: 6, rollouts: 24, horizon: 400 },
+            Level::Easy => Budget { candidates: 1, rollouts: 0, confirm: 0, horizon: 0 },
+            Level::Normal => Budget { candidates: 4, rollouts: 12, confirm: 36, horizon: 400 },
+            Level::Hard => Budget { candidates: 6, rollouts: 24, confirm: 72, horizon: 400 },
         }
     }
 }
@@ -179,7 +185,11 @@ pub fn search<R: Rules, H: Heuristics<R>>(
     let mut values: Vec<Vec<f64>> = vec![Vec::new(); candidates.len()];
     let mut running = vec![true; candidates.len()];
     let (mut playouts, mut playout_decisions) = (0, 0);
-    for r in 0..budget.rollouts {
+    for r in 0..budget.rollouts.max(budget.confirm) {
+        // Past the budget, rounds go on only while a candidate would overrule the best prior.
+        if r >= budget.rollouts && !(1..candidates.len()).any(|c| running[c] && clears(&values[c], &values[0])) {
+            break;
+        }
         for (c, id) in candidates.iter().enumerate() {
             if !running[c] {
                 continue;
@@ -209,12 +219,19 @@ pub fn search<R: Rules, H: Heuristics<R>>(
         if !running[c] {
             continue;
         }
-        let (mean, spread) = paired(&values[c], &values[0]);
-        if mean.is_finite() && mean > CLEAR_MARGIN + SPREAD_SHARE * spread && mean > best.0 {
+        let (mean, _) = paired(&values[c], &values[0]);
+        if clears(&values[c], &values[0]) && mean > best.0 {
             best = (mean, *id);
         }
     }
     chosen(best.1, playouts, playout_decisions)
+}
+
+/// Whether a candidate's rollouts beat the best prior's clearly: by more than
+/// [`CLEAR_MARGIN`] plus [`SPREAD_SHARE`] of the spread of their paired differences.
+fn clears(values: &[f64], base: &[f64]) -> bool {
+    let (mean, spread) = paired(values, base);
+    mean.is_finite() && mean > CLEAR_MARGIN + SPREAD_SHARE * spread
 }
 
 /// The mean and the spread (standard deviation) of a candidate's rollout values less the best

@@ -38,7 +38,7 @@ fn first_decision(race: &Race) -> (RaceState, Decision) {
     }
 }
 
-const BUDGET: Budget = Budget { candidates: 3, rollouts: 8, horizon: 1 };
+const BUDGET: Budget = Budget { candidates: 3, rollouts: 8, confirm: 8, horizon: 1 };
 
 #[test]
 fn a_clearly_better_option_overrules_the_prior() {
@@ -152,4 +152,48 @@ fn a_single_candidate_is_taken_without_playouts() {
     let searched = search(&race, &state, &decision, &OnlyPass, BUDGET, 5);
     assert_eq!(searched.choice, "pass");
     assert_eq!(searched.playouts, 0);
+}
+
+/// Passing first for the side to decide at the start, rolling one die for the other; and a
+/// value that is noise: up to ±50 points hashed from the other side's score, which its one die
+/// sets alike whichever option the first side took.
+struct Noise;
+
+impl Heuristics<Race> for Noise {
+    fn priors(&self, race: &Race, state: &RaceState, decision: &Decision) -> Vec<f64> {
+        if state.to_move == 0 {
+            return PassFirst { scale: 1.0 }.priors(race, state, decision);
+        }
+        decision.options.iter().map(|o| if o.id == "roll:1" { 1.0 } else { 0.0 }).collect()
+    }
+
+    fn value(&self, _: &Race, state: &RaceState, _: &str) -> f64 {
+        (caisson_ai::search::mix(7, u64::from(state.scores[1])) % 101) as f64 - 50.0
+    }
+
+    fn trim(&self, state: &mut RaceState) {
+        state.log.clear();
+    }
+
+    fn clock(&self, state: &RaceState) -> u64 {
+        u64::from(state.turn)
+    }
+}
+
+#[test]
+fn an_overrule_found_by_noise_is_tried_on_more_dice_and_seldom_holds() {
+    // With a value that is noise, every overrule of the prior is a false one. Without more dice
+    // (confirm = rollouts) some searches overrule; trying each would-be overrule on three times
+    // the rollouts leaves far fewer, and those searches ran more playouts than the budget's.
+    let race = Race::default();
+    let (state, decision) = first_decision(&race);
+    let confirmed = Budget { confirm: 24, ..BUDGET };
+    let overrules = |budget: Budget| {
+        (0..200).filter(|&seed| search(&race, &state, &decision, &Noise, budget, seed).choice != "pass").count()
+    };
+    let (plain, checked) = (overrules(BUDGET), overrules(confirmed));
+    assert!(plain >= 10, "noise overrules the prior in {plain} of 200 searches");
+    assert!(checked * 2 <= plain, "{checked} overrules with more dice, {plain} without");
+    let longest = (0..200).map(|seed| search(&race, &state, &decision, &Noise, confirmed, seed).playouts).max();
+    assert!(longest > Some(24), "no search went past the budget: {longest:?}");
 }
