@@ -600,7 +600,7 @@ impl GcacwHeuristics {
             let mut gain = now - gap - 0.001 * f64::from(cost);
             if gap == 0.0
                 && Self::on_route(rules, hex)
-                && *behind.get_or_insert_with(|| self.followed(rules, state, u, o))
+                && *behind.get_or_insert_with(|| self.rearmost_gap(rules, state, u, o) > 0.0)
             {
                 // At the objective, off the road if it can: the units behind pass freely (HSN
                 // Sc 1 Union, ai-easy against random, seeds 1001-5400: 1,954 wins of 2,000
@@ -647,19 +647,6 @@ impl GcacwHeuristics {
     fn on_route(rules: &Gcacw, hex: Hex) -> bool {
         let map = rules.map();
         map.neighbors(hex).any(|(_, n)| map.hexside(hex, n).intersects(Hexside::ANY_ROUTE))
-    }
-
-    /// Whether another unit of `u`'s side that pays to enter a friendly-occupied hex (infantry,
-    /// wagons: GCACW 6.2) is still short of objective `o`, its own.
-    fn followed(&self, rules: &Gcacw, state: &State, u: usize, o: &Objective) -> bool {
-        let side = rules.unit_side(state, u);
-        rules.on_map(state).any(|(f, _)| {
-            f != u
-                && rules.unit_side(state, f) == side
-                && rules.unit_type(state, f) != CounterType::Cavalry
-                && self.goal(rules, state, f).is_some_and(|g| std::ptr::eq(g, o))
-                && self.gap_now(rules, state, f) > 0.0
-        })
     }
 
     /// The objective each unit heads for (indexed by unit), shared out among the side's units:
