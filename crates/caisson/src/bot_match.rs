@@ -340,7 +340,7 @@ impl Report {
     }
 
     /// The report of `results` of `matchup`, from `seed`, played in `seconds` over `matches`.
-    fn of(matchup: Matchup, seed: u64, results: Vec<GameResult>, seconds: f64, matches: u64) -> Report {
+    pub(crate) fn of(matchup: Matchup, seed: u64, results: Vec<GameResult>, seconds: f64, matches: u64) -> Report {
         let finished: Vec<&GameResult> = results.iter().filter(|r| r.finished).collect();
         let outcomes: Vec<&Outcome> = finished.iter().filter_map(|r| r.outcome.as_ref()).collect();
         let mut wins = BTreeMap::new();

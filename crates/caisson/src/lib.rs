@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod blindswords;
+pub mod bot_compare;
 pub mod bot_match;
 pub mod charts;
 pub mod engine;

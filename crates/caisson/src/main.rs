@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use caisson::charts::{self, CombatQuery};
 use caisson::systems::Systems;
-use caisson::{bot_match, engine, fuzz, random, terminal, Registry, ScenarioRow};
+use caisson::{bot_compare, bot_match, engine, fuzz, random, terminal, Registry, ScenarioRow};
 use caisson_ai::{Bot, Level};
 use caisson_kernel::{DiceMode, Save, Setup};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -160,6 +160,18 @@ enum Command {
         /// Write a histogram of the VP as SVG to FILE.
         #[arg(long, value_name = "FILE")]
         plot: Option<PathBuf>,
+    },
+    /// Compare two bots from two `bot-match --json` reports of one scenario with the players'
+    /// sides swapped: the games each won, and seat by seat, seed by seed, which got more VP in
+    /// the same seat (the fair measure where one side wins most games whoever plays it).
+    BotCompare {
+        /// The report of bot A as the Union against bot B.
+        first: PathBuf,
+        /// The report of bot B as the Union against bot A, on the same seeds.
+        second: PathBuf,
+        /// Print the comparison as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Play games with random players on both sides, as a smoke test and fuzzer.
     Random {
@@ -406,16 +418,18 @@ fn run(command: Command, reg: &(dyn Registry + Sync)) -> Result<ExitCode, Failur
             write_report(&report, plot.as_deref(), json, &mut out)?;
         }
         Command::BotReport { files, json, plot } => {
-            let mut reports = Vec::new();
-            for file in &files {
-                let text =
-                    std::fs::read_to_string(file).map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
-                let report: bot_match::Report = serde_json::from_str(&text)
-                    .map_err(|e| format!("{}: not a `bot-match --json` report: {e}", file.display()))?;
-                reports.push(report);
-            }
+            let reports = files.iter().map(|f| read_report(f)).collect::<Result<Vec<_>, _>>()?;
             let report = bot_match::Report::merge(reports).map_err(|e| e.to_string())?;
             write_report(&report, plot.as_deref(), json, &mut out)?;
+        }
+        Command::BotCompare { first, second, json } => {
+            let comparison = bot_compare::Comparison::of(&read_report(&first)?, &read_report(&second)?)
+                .map_err(|e| e.to_string())?;
+            if json {
+                writeln!(out, "{}", serde_json::to_string(&comparison).unwrap_or_default())?;
+            } else {
+                comparison.write_text(&mut out)?;
+            }
         }
         Command::Random { scenario, games, seed, max_steps, options } => {
             let mut options = options;
@@ -457,6 +471,13 @@ fn run(command: Command, reg: &(dyn Registry + Sync)) -> Result<ExitCode, Failur
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Reads a report written by `bot-match --json` (or `bot-report --json`).
+fn read_report(file: &Path) -> Result<bot_match::Report, Failure> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+    serde_json::from_str(&text)
+        .map_err(|e| Failure::from(format!("{}: not a `bot-match --json` report: {e}", file.display())))
 }
 
 /// Prints a balance report as text or JSON, and writes its VP plot to `plot` if asked.

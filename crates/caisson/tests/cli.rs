@@ -589,6 +589,46 @@ fn bot_reports_of_split_seeds_merge_into_the_report_of_the_whole_match() {
 }
 
 #[test]
+fn two_bots_compare_over_the_same_seeds_with_their_sides_swapped() {
+    let tmp = temp_dir();
+    let dir = tmp.path();
+    let play = |union: &str, confederate: &str, name: &str| {
+        let args = ["bot-match", "hsn-1", "--games", "2", "--union", union, "--confederate", confederate, "--json"];
+        let out = caisson(&args, "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let file = dir.join(name);
+        std::fs::write(&file, &out.stdout).expect("write the report");
+        file.to_str().expect("utf-8 path").to_string()
+    };
+    let first = play("ai-easy", "random", "first.json");
+    let second = play("random", "ai-easy", "second.json");
+    let out = caisson(&["bot-compare", &first, &second, "--json"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let cmp: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON comparison");
+    assert_eq!(cmp["seeds"], serde_json::json!([1, 2]));
+    assert_eq!(cmp["vp_side"], "confederate");
+    let n = |v: &serde_json::Value| v.as_u64().expect("a count");
+    let won = |bot: &serde_json::Value| n(&bot["union_wins"]) + n(&bot["confederate_wins"]);
+    assert_eq!(won(&cmp["bots"][0]) + won(&cmp["bots"][1]) + n(&cmp["no_winner"]), 4, "{cmp}");
+    assert_eq!(n(&cmp["better"]) + n(&cmp["equal"]) + n(&cmp["worse"]), 2, "{cmp}");
+    // The heuristic beats the random player in every game, and in the Confederate seat (whose VP
+    // count) it scores more with each seed than the random player does.
+    assert_eq!((won(&cmp["bots"][0]), n(&cmp["better"])), (4, 2), "{cmp}");
+    let shown = text(&caisson(&["bot-compare", &first, &second], "").stdout);
+    assert!(
+        shown.contains("bots:          ai-easy against random, each seed played both ways: 2 seeds, 4 games"),
+        "{shown}"
+    );
+    // The same match twice is no comparison.
+    let same = caisson(&["bot-compare", &first, &first], "");
+    assert!(
+        !same.status.success() && text(&same.stderr).contains("are not the first's swapped"),
+        "{}",
+        text(&same.stderr)
+    );
+}
+
+#[test]
 fn a_bot_match_counts_the_searching_sides_playouts() {
     let args = ["bot-match", "hsn-1", "--games", "1", "--union", "ai-normal", "--confederate", "ai-easy", "--json"];
     let out = caisson(&args, "");
