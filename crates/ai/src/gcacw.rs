@@ -581,12 +581,14 @@ impl GcacwHeuristics {
                 heap.push(Reverse((total, n)));
             }
         }
-        // Units of the side still on their way to the same objective: where they will pay to get
-        // past this one (GCACW 6.2), worked out only if this march can reach the objective.
-        let mut behind: Option<bool> = None;
         // On the last turn, where each unit scores alone: what ending the march in a hex costs the
-        // units behind it, which must pass through that hex to get there.
-        let rear = if self.counted_alone(rules, state, u) { self.rearmost_gap(rules, state, u, o) } else { 0.0 };
+        // units behind it, which must pass through that hex to get there, up to the farthest.
+        let alone = self.counted_alone(rules, state, u);
+        let rear = if alone { self.gaps_behind(rules, state, u, o).fold(0.0, f64::max) } else { 0.0 };
+        // Whether units of the side are still on their way to the same objective, and will pay to
+        // get past this one (GCACW 6.2): known already where each scores alone, else worked out
+        // only if this march can reach the objective, and only until one is found.
+        let mut behind: Option<bool> = alone.then_some(rear > 0.0);
         let blocks = |hex: Hex, gap: f64| {
             if gap > 0.0 && rear > gap && Self::on_route(rules, hex) {
                 Self::road_block(rules, state, &ctx, u, hex)
@@ -600,7 +602,7 @@ impl GcacwHeuristics {
             let mut gain = now - gap - 0.001 * f64::from(cost);
             if gap == 0.0
                 && Self::on_route(rules, hex)
-                && *behind.get_or_insert_with(|| self.rearmost_gap(rules, state, u, o) > 0.0)
+                && *behind.get_or_insert_with(|| self.gaps_behind(rules, state, u, o).any(|g| g > 0.0))
             {
                 // At the objective, off the road if it can: the units behind pass freely (HSN
                 // Sc 1 Union, ai-easy against random, seeds 1001-5400: 1,954 wins of 2,000
@@ -613,19 +615,24 @@ impl GcacwHeuristics {
         via
     }
 
-    /// The gap ([`Self::gap_now`]) of the farthest other unit of `u`'s side heading for `o`
-    /// that pays to enter a friendly-occupied hex (infantry, wagons: GCACW 6.2); 0 if none.
-    fn rearmost_gap(&self, rules: &Gcacw, state: &State, u: usize, o: &Objective) -> f64 {
+    /// The gaps ([`Self::gap_now`]) of the other units of `u`'s side heading for `o` that pay
+    /// to enter a friendly-occupied hex (infantry, wagons: GCACW 6.2).
+    fn gaps_behind<'a>(
+        &'a self,
+        rules: &'a Gcacw,
+        state: &'a State,
+        u: usize,
+        o: &'a Objective,
+    ) -> impl Iterator<Item = f64> + 'a {
         rules
             .on_map(state)
-            .filter(|&(f, _)| {
+            .filter(move |&(f, _)| {
                 f != u
                     && rules.unit_side(state, f) == o.side
                     && rules.unit_type(state, f) != CounterType::Cavalry
                     && self.goal(rules, state, f).is_some_and(|g| std::ptr::eq(g, o))
             })
             .map(|(f, _)| self.gap_now(rules, state, f))
-            .fold(0.0, f64::max)
     }
 
     /// How much more (in hexes of march) a unit of its side pays to enter `hex` once unit `u`
