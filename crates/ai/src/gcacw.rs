@@ -2688,6 +2688,23 @@ mod tests {
     }
 
     #[test]
+    fn a_unit_sent_to_clear_brentwoods_ring_is_not_counted_alone() {
+        // HSN Sc 6, last turn: Beatty's goal is to help drive Clayton off Brentwood's ring. The
+        // objective counts every unit it draws (`each`), but its VP are the ring's: the nearest
+        // first and the road blocks (GCACW 6.2) stay for places each unit must reach itself,
+        // as Stanley's divisions at Columbia in HSN Sc 1.
+        let (rules, state, h) = ring_spoiled_by_clayton();
+        let beatty = rules.unit_by_id("beatty").expect("a unit");
+        assert!(h.goal(&rules, &state, beatty).expect("a goal").drive_out.is_some());
+        assert!(h.scores_alone(&rules, &state, beatty));
+        assert!(!h.counted_alone(&rules, &state, beatty));
+        let (rules, state, h) = scenario("hsn-1");
+        let wood = rules.unit_by_id("wood").expect("a unit");
+        assert!(h.goal(&rules, &state, wood).expect("a goal").drive_out.is_none());
+        assert!(h.counted_alone(&rules, &state, wood));
+    }
+
+    #[test]
     fn a_division_in_the_ring_still_closes_on_the_confederates_that_spoil_it() {
         // Beatty, in 5111 inside the ring but 3 hexes from Clayton, has not cleared anything
         // yet: he must get next to Clayton to attack him.
