@@ -56,6 +56,33 @@ pub struct Gcacw {
     pub(crate) start_manpower: u32,
 }
 
+thread_local! {
+    /// [`Gcacw::zoc_of`]'s last grid on this thread, for each side (Union, Confederate).
+    static ZOC_MEMO: std::cell::RefCell<[Option<ZocMemo>; 2]> = const { std::cell::RefCell::new([None, None]) };
+}
+
+/// A zone-of-control grid and all it was worked out from. The game data is held weakly, so its
+/// allocation (and address) cannot be taken by other data while the memo is kept.
+struct ZocMemo {
+    data: std::sync::Weak<GameData>,
+    hexes: Vec<Hex>,
+    rain: bool,
+    fords_closed: bool,
+    bridges: crate::bridges::Bridges,
+    grid: Vec<Zoc>,
+}
+
+impl ZocMemo {
+    /// Whether this grid is the one of these units' hexes in this game's state.
+    fn is(&self, data: &Arc<GameData>, hexes: &[Hex], state: &State, fords_closed: bool) -> bool {
+        self.hexes == hexes
+            && self.rain == state.rain
+            && self.fords_closed == fords_closed
+            && std::ptr::eq(self.data.as_ptr(), Arc::as_ptr(data))
+            && self.bridges == state.bridges
+    }
+}
+
 /// What just happened, for [`Gcacw::update_releases`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReleaseEvent {
@@ -364,12 +391,26 @@ impl Gcacw {
         self.on_map(state).find(|&(_, h)| h == hex).map(|(u, _)| self.unit_side(state, u))
     }
 
-    /// Zones of control exerted by the units of `side`.
+    /// Zones of control exerted by the units of `side`. The grid depends only on the map, where
+    /// the side's units stand, the bridges, rain and closed fords: the last one worked out for
+    /// each side on this thread is kept ([`ZocMemo`]) and given again while those stay the same,
+    /// as they do over most of a search's playouts, which ask for it on every march.
     #[must_use]
     pub fn zoc_of(&self, state: &State, side: Side) -> Vec<Zoc> {
         let hexes: Vec<Hex> =
             self.on_map(state).filter(|&(u, _)| self.unit_side(state, u) == side).map(|(_, h)| h).collect();
-        zoc::grid(self.map(), &state.bridges, hexes, state.rain, crate::combat::unfordable(self, state))
+        let fords_closed = crate::combat::unfordable(self, state);
+        ZOC_MEMO.with_borrow_mut(|memo| {
+            let slot = &mut memo[usize::from(side == Side::Confederate)];
+            if let Some(m) = slot.as_ref().filter(|m| m.is(&self.data, &hexes, state, fords_closed)) {
+                return m.grid.clone();
+            }
+            let grid = zoc::grid(self.map(), &state.bridges, hexes.iter().copied(), state.rain, fords_closed);
+            let data = Arc::downgrade(&self.data);
+            let bridges = state.bridges.clone();
+            *slot = Some(ZocMemo { data, hexes, rain: state.rain, fords_closed, bridges, grid: grid.clone() });
+            grid
+        })
     }
 
     /// Who occupies each hex and the zones of control of both sides, computed once for a query.

@@ -669,3 +669,49 @@ fn command_hierarchy_reads_codes_and_aliases_gcacw_2_1() {
     assert!(cat.is_cavalry_leader(forrest) && cat.is_cavalry_leader(roddey));
     assert!(!cat.is_cavalry_leader(counter("cheatham")));
 }
+
+/// GCACW 2.4, 10.2 and 12.0: the zones of control `zoc_of` gives (it keeps the last grid for speed)
+/// are always those worked out afresh from where the side's units stand, the bridges and the
+/// weather, as each of them changes.
+#[test]
+fn zones_of_control_follow_the_units_the_bridges_and_the_rain() {
+    use caisson_gcacw::{bridges, combat, zoc, Side};
+    use caisson_hexmap::{Hex, Hexside};
+    let (rules, mut state) = Gcacw::new(hsn().expect("HSN data loads"), "hsn-1", Settings::default()).expect("hsn-1");
+    let map = rules.map();
+    let fresh = |state: &State, side: Side| {
+        let hexes: Vec<Hex> =
+            rules.on_map(state).filter(|&(u, _)| rules.unit_side(state, u) == side).map(|(_, h)| h).collect();
+        zoc::grid(map, &state.bridges, hexes, state.rain, combat::unfordable(&rules, state))
+    };
+    let check = |state: &State| {
+        for side in [Side::Union, Side::Confederate] {
+            assert_eq!(rules.zoc_of(state, side), fresh(state, side), "{side:?}");
+        }
+    };
+    check(&state);
+    let u = rules.on_map(&state).find(|&(u, _)| rules.unit_side(&state, u) == Side::Union).expect("a Union unit").0;
+    let before = rules.zoc_of(&state, Side::Union);
+    // Across a bridge in the rain, the one crossing that lets a ZOC over a river (GCACW 12.0).
+    let (a, b) = map
+        .hexes()
+        .flat_map(|a| map.neighbors(a).map(move |(_, b)| (a, b)))
+        .find(|&(a, b)| {
+            let s = map.hexside(a, b);
+            s.intersects(Hexside::RIVER) && s.intersects(Hexside::BRIDGE) && rules.occupant(&state, b).is_none()
+        })
+        .expect("a bridge on the map");
+    state.units[u].hex = Some(a);
+    state.rain = true;
+    check(&state);
+    let bridged = rules.zoc_of(&state, Side::Union);
+    assert_ne!(bridged, before, "the unit's move changes its side's ZOC");
+    let ib = map.index(b).expect("on the map");
+    assert_ne!(bridged[ib], zoc::Zoc::None, "a ZOC over the bridge");
+    state.bridges.destroyed.insert(bridges::key(a, b));
+    check(&state);
+    assert_eq!(rules.zoc_of(&state, Side::Union)[ib], zoc::Zoc::None, "no ZOC over a ford in the rain");
+    state.rain = false;
+    check(&state);
+    assert_ne!(rules.zoc_of(&state, Side::Union)[ib], zoc::Zoc::None, "a ZOC over the ford in clear weather");
+}
