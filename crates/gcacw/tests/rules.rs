@@ -692,7 +692,8 @@ fn zones_of_control_follow_the_units_the_bridges_and_the_rain() {
     check(&state);
     let u = rules.on_map(&state).find(|&(u, _)| rules.unit_side(&state, u) == Side::Union).expect("a Union unit").0;
     let before = rules.zoc_of(&state, Side::Union);
-    // Across a bridge in the rain, the one crossing that lets a ZOC over a river (GCACW 12.0).
+    // Across a bridge in the rain: a bridge (or pontoon) still carries a ZOC over a river, a ford
+    // does not (GCACW 10.2, 12.0).
     let (a, b) = map
         .hexes()
         .flat_map(|a| map.neighbors(a).map(move |(_, b)| (a, b)))
