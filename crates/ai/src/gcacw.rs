@@ -1106,20 +1106,24 @@ impl GcacwHeuristics {
                     0.3
                 }
             }),
-            // Burning a station (GCACW 5.4) is worth what it does to the side's victory points:
-            // one the side itself must keep whole (HSN Sc 2 Brentwood) is never burned.
+            // Burning a station (GCACW 5.4) costs the burner a fatigue level. It is worth doing
+            // where the marker may stop an enemy rail move (HSN Sc 2 and 9: Moore's ride, Union
+            // rail movement), and for what it does to the side's victory points: one the side
+            // itself must keep whole (HSN Sc 2 Brentwood) is never burned. Elsewhere passing
+            // beats it.
             "burn" => Self::unit(rules, arg).map_or(0.0, |u| {
-                if !victory::scores_stations(rules) {
-                    return 1.2;
-                }
                 let side = rules.unit_side(state, u);
+                let base = if caisson_gcacw::rail::stations_block_rail(rules, side.enemy()) { 1.2 } else { -0.5 };
+                if !victory::scores_stations(rules) {
+                    return base;
+                }
                 let mut after = state.clone();
                 actions::burn(rules, &mut after, u);
                 let gain = Self::score_for(rules, &after, side) - Self::score_for(rules, state, side);
                 if gain < 0.0 {
                     gain - 1.0
                 } else {
-                    1.2 + 0.5 * gain
+                    base + 0.5 * gain
                 }
             }),
             "arrive" | "consolidate" => 1.2,
@@ -2381,6 +2385,23 @@ mod tests {
         let burn = h.action_prior(&rules, &state, &board, &mut BTreeMap::new(), "burn:stewart-cav");
         let pass = h.action_prior(&rules, &state, &board, &mut BTreeMap::new(), "pass");
         assert!(burn < 0.0 && burn < pass, "burn {burn} against pass {pass}");
+    }
+
+    #[test]
+    fn a_station_is_burned_only_where_its_marker_can_stop_an_enemy_ride() {
+        // GCACW 5.4: a burn costs the burner a fatigue level. In HSN Sc 7 no rail move exists,
+        // so a Confederate at Thompson's Station (3213) passes rather than burn it; in Sc 2 the
+        // marker there bars Moore's ride (Sc 2 special rules), so burning it beats passing.
+        for (id, unit, burns) in [("hsn-7", "lowrey", false), ("hsn-2", "biffle", true)] {
+            let (rules, mut state, h) = scenario(id);
+            let u = rules.unit_by_id(unit).unwrap_or_else(|| panic!("{unit}"));
+            assert_eq!(rules.unit_side(&state, u), Side::Confederate);
+            state.units[u].hex = Some(hex("3213"));
+            let board = rules.board(&state);
+            let burn = h.action_prior(&rules, &state, &board, &mut BTreeMap::new(), &format!("burn:{unit}"));
+            let pass = h.action_prior(&rules, &state, &board, &mut BTreeMap::new(), "pass");
+            assert_eq!(burn > pass, burns, "{id}: burn {burn} against pass {pass}");
+        }
     }
 
     #[test]

@@ -26,6 +26,22 @@ fn entitlement<'r>(rules: &'r Gcacw, state: &State, u: usize) -> Option<(&'r Rul
         .map(|r| (&r.kind, r.source.as_str()))
 }
 
+/// Whether a station marker can stop a railroad move of `side` in this scenario (GCACW 5.4): a
+/// special rail move of one of its units whose rule forbids marked stations (HSN Sc 2 and 9),
+/// Union rail movement (HSN-A 9.0) or Union rail entry (HSN Sc 9 Entry Areas). Where it cannot,
+/// burning a station stops no one.
+#[must_use]
+pub fn stations_block_rail(rules: &Gcacw, side: crate::Side) -> bool {
+    let catalog = rules.catalog();
+    rules.scenario().special_rule.iter().any(|r| match &r.kind {
+        RuleKind::RailMove { counter, damaged_station, .. } => {
+            damaged_station == "forbidden" && catalog.index(counter).is_some_and(|c| catalog.get(c).side == side)
+        }
+        RuleKind::UnionRailMovement { .. } | RuleKind::UnionEntryAreas { .. } => side == crate::Side::Union,
+        _ => false,
+    })
+}
+
 /// Whether the unit may make its special rail move now.
 #[must_use]
 pub fn available(rules: &Gcacw, state: &State, u: usize) -> bool {

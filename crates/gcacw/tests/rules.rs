@@ -242,6 +242,34 @@ fn moore_rail_move_hsn_sc1() {
     assert!(!caisson_gcacw::rail::available(&rules, g.state(), moore), "only on the first activation");
 }
 
+/// GCACW 5.4: a station marker stops a rail move only where a rule says so. Moore's ride may pass
+/// a burnt station in HSN Sc 1 (the rule is silent) and may not in Sc 2; Sc 9 also has Union rail
+/// movement and rail entry. No Confederate rail move exists, and Sc 3-8 have none at all.
+#[test]
+fn a_burnt_station_stops_a_rail_move_only_where_a_rule_says_so() {
+    use caisson_gcacw::state::StationMark;
+    use caisson_gcacw::Side;
+    for n in 1..=9 {
+        let (rules, _) =
+            Gcacw::new(hsn().expect("HSN data loads"), &format!("hsn-{n}"), Settings::default()).expect("scenario");
+        let union = caisson_gcacw::rail::stations_block_rail(&rules, Side::Union);
+        assert_eq!(union, n == 2 || n == 9, "hsn-{n}");
+        assert!(!caisson_gcacw::rail::stations_block_rail(&rules, Side::Confederate), "hsn-{n}");
+    }
+    // Moore rides from Nashville; a damaged Thompson's Station (3213) bars it in Sc 2 only.
+    let thompson = caisson_hexmap::Hex::new(32, 13);
+    for (scenario, blocked) in [("hsn-1", false), ("hsn-2", true)] {
+        let (rules, mut state) =
+            Gcacw::new(hsn().expect("HSN data loads"), scenario, Settings::default()).expect("scenario");
+        state.turn = 2;
+        let moore = rules.unit_by_id("o-moore").expect("o-moore");
+        assert!(caisson_gcacw::rail::destinations(&rules, &state, moore).contains(&thompson), "{scenario}");
+        state.stations.insert(thompson, StationMark::Damaged);
+        let after = caisson_gcacw::rail::destinations(&rules, &state, moore);
+        assert_eq!(!after.contains(&thompson), blocked, "{scenario}: {after:?}");
+    }
+}
+
 /// HSN Sc 1 special rule: Union units may not enter 0101–0120 or 0201–0220; Sc 4: Confederate
 /// units may not come within 3 hexes of a Nashville city hex.
 #[test]
