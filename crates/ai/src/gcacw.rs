@@ -49,6 +49,8 @@ const MP_PER_HEX: f64 = 1.5;
 const SEARCH_NEAR: u16 = 4;
 /// How far (hexes beyond `within`) an objective still pulls a unit.
 const PULL_RANGE: f64 = 40.0;
+/// Marches a unit makes in a turn, about, in [`arrival`]'s estimate of how far it gets.
+const TURN_MARCHES: f64 = 3.0;
 
 /// What a Fatigue Level a failed attack gives (HSN Sc 5 Blockhouse Table) costs, in VP: about a
 /// quarter of a blockhouse, the next march's attack it may cost. A blockhouse attack is made only
@@ -145,6 +147,12 @@ pub struct Objective {
     /// divisions 3 hexes off spoil its 25 VP.
     #[serde(skip)]
     pub drive_out: Option<Units>,
+    /// The id of the scenario award this objective stands for, where that award counts the
+    /// objective's units where they stand when the game ends (HSN Sc 7: each division in Maury
+    /// County south of the Duck). The score as things stand already counts the units there, so
+    /// the others are valued by their chance to get there in the turns left ([`arrival`]).
+    #[serde(default)]
+    pub award: Option<String>,
 }
 
 /// One `[[clear]]` row of `data/hsn.toml`: an area a side wants free of certain enemy units at
@@ -374,6 +382,7 @@ impl GcacwHeuristics {
                     blockhouse: false,
                     min_combat: 0,
                     drive_out: Some(c.units),
+                    award: None,
                 };
                 (c, draw)
             })
@@ -819,18 +828,36 @@ impl GcacwHeuristics {
         state.units[u].hex.and_then(|h| self.gap(rules, state, u, h)).unwrap_or(0.0)
     }
 
-    /// The pull of the objectives on a side's units, in VP.
+    /// The pull of the objectives on a side's units, in VP. An objective that stands for an
+    /// award counted at the game's end ([`Objective::award`]) pulls only the units the score
+    /// does not count yet, each by its whole VP times its chance to arrive in time, so a unit
+    /// one step short is worth about as much as one already there and a unit far behind is
+    /// worth little: at the end of an earlier turn, the score as it stands would otherwise pay
+    /// a whole award for a step over the line and next to nothing for the stragglers.
     fn pull(&self, rules: &Gcacw, state: &State, side: Side) -> f64 {
         let closeness = |gap: f64| (1.0 - gap / PULL_RANGE).max(0.0);
+        let over = state.stage == Stage::Over;
         let mut total = 0.0;
         for o in self.active(rules, state).filter(|o| o.side == side) {
-            let gaps = rules
-                .on_map(state)
-                .filter(|&(u, _)| Self::counts(rules, state, o, u))
-                .map(|(u, hex)| Self::gap_to(rules, state, o, rules.unit_type(state, u), hex));
-            if o.each {
-                total += gaps.map(|g| 0.5 * o.vp * closeness(g)).sum::<f64>();
-            } else if let Some(g) = gaps.min_by(f64::total_cmp) {
+            let gaps = rules.on_map(state).filter(|&(u, _)| Self::counts(rules, state, o, u)).map(|(u, hex)| {
+                (rules.unit_type(state, u), Self::gap_to(rules, state, o, rules.unit_type(state, u), hex))
+            });
+            if o.award.is_some() {
+                if over {
+                    continue;
+                }
+                let turns = o.until.unwrap_or(rules.scenario().turns).saturating_sub(state.turn) + 1;
+                let chances = gaps.map(|(mover, g)| if g > 0.0 { arrival(g, turns, mover) } else { -1.0 });
+                if o.each {
+                    total += chances.map(|p| o.vp * p.max(0.0)).sum::<f64>();
+                } else {
+                    // One unit there meets it: the score counts that one.
+                    let best = chances.fold(0.0, |a: f64, p| if a < 0.0 || p < 0.0 { -1.0 } else { a.max(p) });
+                    total += o.vp * best.max(0.0);
+                }
+            } else if o.each {
+                total += gaps.map(|(_, g)| 0.5 * o.vp * closeness(g)).sum::<f64>();
+            } else if let Some(g) = gaps.map(|(_, g)| g).min_by(f64::total_cmp) {
                 total += 0.5 * o.vp * closeness(g);
             }
         }
@@ -1628,6 +1655,14 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
     }
 }
 
+/// The chance (0 to 1) that a unit of type `mover`, `gap` hexes of march short of its goal, gets
+/// there within `turns` turns, this one included: falling evenly from 1 at the goal to none at
+/// twice the distance it marches in those turns ([`TURN_MARCHES`] marches a turn).
+fn arrival(gap: f64, turns: u16, mover: CounterType) -> f64 {
+    let reach = f64::from(turns) * TURN_MARCHES * GcacwHeuristics::march_reach(mover);
+    (1.0 - gap / (2.0 * reach)).max(0.0)
+}
+
 /// Whether the scenario's last turn is being played: only where the units stand when it ends
 /// still scores.
 fn last_turn(rules: &Gcacw, state: &State) -> bool {
@@ -1921,6 +1956,13 @@ mod tests {
                 assert!(rules.map().contains(*h), "{} {h} is not on the map", o.scenario);
             }
             assert!(o.vp > 0.0);
+            // An award it stands for is one of the scenario's, in the objective's side's favour
+            // (an award counts for the side whose VP the scenario counts).
+            if let Some(award) = &o.award {
+                let victory = &rules.scenario().victory;
+                let a = victory.award.iter().find(|a| &a.id == award);
+                assert!(a.is_some_and(|a| (a.vp > 0.0) == (victory.side == o.side)), "{} {award}", o.scenario);
+            }
         }
         for id in &caisson_gcacw::registry::HSN_IDS[..8] {
             assert!(all.iter().any(|o| o.scenario == *id), "{id} has no objectives");
@@ -2385,6 +2427,30 @@ mod tests {
         let burn = h.action_prior(&rules, &state, &board, &mut BTreeMap::new(), "burn:stewart-cav");
         let pass = h.action_prior(&rules, &state, &board, &mut BTreeMap::new(), "pass");
         assert!(burn < 0.0 && burn < pass, "burn {burn} against pass {pass}");
+    }
+
+    #[test]
+    fn before_the_last_turn_a_division_a_step_short_of_the_duck_is_worth_about_one_over_it() {
+        // HSN Sc 7 counts 9 VP for each Confederate division in Maury County south of the Duck
+        // when the game ends, and 9 for one in Columbia. On Turn 2 a division across the river
+        // from Columbia (Fort Mizner, 1714) will get there; a straggler at Franklin may not.
+        let (rules, mut state, h) = scenario("hsn-7");
+        state.turn = 2;
+        let (columbia, mizner, franklin) = (hex("1715"), hex("1714"), hex("4010"));
+        assert!(rules.south_of_duck(columbia) && !rules.south_of_duck(mizner));
+        let loring = rules.unit_by_id("loring").expect("loring");
+        let mut value_at = |at: Hex| {
+            state.units[loring].hex = Some(at);
+            h.value(&rules, &state, "confederate")
+        };
+        let (over, short, behind) = (value_at(columbia), value_at(mizner), value_at(franklin));
+        assert!((over - short).abs() < 3.0, "in Columbia {over}, a step short {short}");
+        assert!(short - behind > 9.0, "a step short {short}, at Franklin {behind}");
+        // When the game is over only the score counts: both Confederate objectives stand for
+        // awards, so nothing pulls.
+        state.units[loring].hex = Some(mizner);
+        state.stage = Stage::Over;
+        assert_eq!(h.pull(&rules, &state, Side::Confederate), 0.0);
     }
 
     #[test]
