@@ -840,20 +840,22 @@ impl GcacwHeuristics {
         let mut total = 0.0;
         for o in self.active(rules, state).filter(|o| o.side == side) {
             let gaps = rules.on_map(state).filter(|&(u, _)| Self::counts(rules, state, o, u)).map(|(u, hex)| {
-                (rules.unit_type(state, u), Self::gap_to(rules, state, o, rules.unit_type(state, u), hex))
+                let mover = rules.unit_type(state, u);
+                (mover, Self::gap_to(rules, state, o, mover, hex))
             });
             if o.award.is_some() {
                 if over {
                     continue;
                 }
                 let turns = o.until.unwrap_or(rules.scenario().turns).saturating_sub(state.turn) + 1;
-                let chances = gaps.map(|(mover, g)| if g > 0.0 { arrival(g, turns, mover) } else { -1.0 });
+                // `None`: the unit is there, and the score counts it already.
+                let mut chances = gaps.map(|(mover, g)| (g > 0.0).then(|| arrival(g, turns, mover)));
                 if o.each {
-                    total += chances.map(|p| o.vp * p.max(0.0)).sum::<f64>();
+                    total += chances.flatten().map(|p| o.vp * p).sum::<f64>();
                 } else {
-                    // One unit there meets it: the score counts that one.
-                    let best = chances.fold(0.0, |a: f64, p| if a < 0.0 || p < 0.0 { -1.0 } else { a.max(p) });
-                    total += o.vp * best.max(0.0);
+                    // One unit there meets it; otherwise the likeliest to arrive counts.
+                    let best = chances.try_fold(0.0, |a: f64, p| p.map(|p| a.max(p)));
+                    total += o.vp * best.unwrap_or(0.0);
                 }
             } else if o.each {
                 total += gaps.map(|(_, g)| 0.5 * o.vp * closeness(g)).sum::<f64>();
