@@ -479,17 +479,22 @@ impl GcacwHeuristics {
 
     /// [`Self::gap_in`] without the enemy units to drive out.
     fn gap_to_goals(rules: &Gcacw, o: &Objective, goals: &[Hex], field: &[u32], hex: Hex) -> f64 {
-        let near = goals.iter().map(|&h| h.distance(hex)).min().unwrap_or(u16::MAX);
-        if o.within > 0 && near <= o.within {
-            return 0.0;
-        }
+        // The hexes to the nearest goal, counted only where needed: a region's goals are many.
+        let near = || goals.iter().map(|&h| h.distance(hex)).min().unwrap_or(u16::MAX);
         // Not near enough in hexes is never near enough, however cheap the road there: half a
         // hex of gap per hex short (the movement points alone can reach 0 one hex too far).
-        let short = if o.within > 0 { 0.5 * f64::from(near.saturating_sub(o.within)) } else { 0.0 };
+        let mut short = 0.0;
+        if o.within > 0 {
+            let near = near();
+            if near <= o.within {
+                return 0.0;
+            }
+            short = 0.5 * f64::from(near - o.within);
+        }
         let mp = rules.map().index(hex).and_then(|i| field.get(i).copied()).unwrap_or(u32::MAX);
         let hexes = if mp == u32::MAX {
             // Cut off on the empty map (a scenario's barred area): far away.
-            3.0 * f64::from(near)
+            3.0 * f64::from(near())
         } else {
             f64::from(mp.saturating_sub(2 * u32::from(o.within_mp))) / 2.0 / MP_PER_HEX
         };
