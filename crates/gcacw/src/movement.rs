@@ -72,7 +72,8 @@ impl MoveContext {
             forts: crate::combat::forts_in_play(rules, state).undestroyed,
             fords_closed: crate::combat::unfordable(rules, state),
             wagon_bridge: 0,
-            barred: Vec::new(),
+            // HSN Sc 7 movement restrictions; HSN Sc 9 Union Unit Restrictions (d).
+            barred: rules.barred_hexes(state, u),
             turn: state.turn,
         };
         let id = rules.unit_id(state, u);
@@ -82,24 +83,7 @@ impl MoveContext {
                     ctx.confined = Some(counties.clone());
                 }
                 RuleKind::WagonBridgeCost { extra } => ctx.wagon_bridge = u16::from(*extra),
-                RuleKind::Barred { counters, .. } if ctx.barred.is_empty() && counters.iter().any(|c| c == id) => {
-                    ctx.barred = vec![false; n];
-                    for h in map.hexes() {
-                        if let Some(i) = map.index(h) {
-                            ctx.barred[i] = rules.barred(state, u, h, false).is_some();
-                        }
-                    }
-                }
                 _ => {}
-            }
-        }
-        // HSN Sc 9 Union Unit Restrictions (d): the DE and DN units' barred columns.
-        if ctx.barred.is_empty() && rules.command_barred_unit(state, u) {
-            ctx.barred = vec![false; n];
-            for h in map.hexes() {
-                if let Some(i) = map.index(h) {
-                    ctx.barred[i] = rules.barred(state, u, h, false).is_some();
-                }
             }
         }
         for (v, h) in rules.on_map(state) {

@@ -663,55 +663,70 @@ impl Gcacw {
         format!("released/{counter}")
     }
 
-    /// Whether a [`RuleKind::CommandsBarred`] rule applies to unit `u` at all (on some hex).
-    #[must_use]
-    pub fn command_barred_unit(&self, state: &State, u: usize) -> bool {
-        let c = self.unit_counter(state, u);
-        self.scenario().rules().any(|r| {
-            matches!(r, RuleKind::CommandsBarred { side, commands, .. } if *side == c.side && commands.contains(&c.command))
-        })
-    }
-
     /// The scenario rule that bars unit `u` from entering `hex` now (or, with
     /// `attack`, from attacking into it), if any (HSN Sc 7 movement restrictions; HSN Sc 9 Union
     /// Unit Restrictions (d), which bar entering but not attacking).
     #[must_use]
     pub fn barred(&self, state: &State, u: usize, hex: Hex, attack: bool) -> Option<&SpecialRule> {
-        let id = self.unit_id(state, u);
-        let county = self.map().county(hex);
-        let south_of_duck = self.south_of_duck(hex);
+        self.barring(state, u, attack).find(|r| self.bars_hex(r, hex))
+    }
+
+    /// Which hexes unit `u` is [`Self::barred`] from entering now, by map index; empty if none.
+    #[must_use]
+    pub fn barred_hexes(&self, state: &State, u: usize) -> Vec<bool> {
+        let rules: Vec<&SpecialRule> = self.barring(state, u, false).collect();
+        if rules.is_empty() {
+            return Vec::new();
+        }
+        let map = self.map();
+        let mut barred = vec![false; map.index_len()];
+        for h in map.hexes() {
+            if let Some(i) = map.index(h) {
+                barred[i] = rules.iter().any(|r| self.bars_hex(r, h));
+            }
+        }
+        barred
+    }
+
+    /// The scenario rules that bar unit `u` from some hexes now, before asking which hexes.
+    fn barring<'a>(&'a self, state: &State, u: usize, attack: bool) -> impl Iterator<Item = &'a SpecialRule> + use<'a> {
         let counter = self.unit_counter(state, u);
+        let id = counter.id.as_str();
+        let turn = state.turn;
+        // Whether a rule lifted by a hex has been lifted for it (asked only of such a unit).
+        let released = self.scenario().rules().any(
+            |r| matches!(r, RuleKind::Barred { counters, until_hex: Some(_), .. } if counters.iter().any(|c| c == id)),
+        ) && state.flags.contains_key(&Self::barred_flag(id));
         // HSN Sc 9 (d): the bar holds until the turn is past the Last Turn of Winter; before
         // winter has started it holds (the marker is not yet on the track).
         let winter_over = state.campaign.winter.is_some_and(|w| state.turn > w.last);
-        self.scenario().special_rule.iter().find(|r| match &r.kind {
-            RuleKind::CommandsBarred { side, commands, max_column } => {
-                !attack
-                    && !winter_over
-                    && *side == counter.side
-                    && commands.contains(&counter.command)
-                    && hex.col <= *max_column
+        self.scenario().special_rule.iter().filter(move |r| match &r.kind {
+            RuleKind::CommandsBarred { side, commands, .. } => {
+                !attack && !winter_over && *side == counter.side && commands.contains(&counter.command)
             }
-            RuleKind::Barred {
-                counters,
-                counties,
-                counties_north_of_duck,
-                south_of_harpeth,
-                attacks,
-                turns,
-                until_hex,
-                ..
-            } if counters.iter().any(|c| c == id)
-                && (!attack || *attacks)
-                && (turns.is_empty() || turns.contains(&state.turn))
-                && (until_hex.is_none() || !state.flags.contains_key(&Self::barred_flag(id))) =>
-            {
-                county.is_some_and(|c| counties.iter().any(|k| k == c))
-                    || (!south_of_duck && county.is_some_and(|c| counties_north_of_duck.iter().any(|k| k == c)))
-                    || (*south_of_harpeth && self.south_of_harpeth(hex))
+            RuleKind::Barred { counters, attacks, turns, until_hex, .. } => {
+                counters.iter().any(|c| c == id)
+                    && (!attack || *attacks)
+                    && (turns.is_empty() || turns.contains(&turn))
+                    && (until_hex.is_none() || !released)
             }
             _ => false,
         })
+    }
+
+    /// Whether `hex` lies in the area a rule of [`Self::barring`] bars.
+    fn bars_hex(&self, rule: &SpecialRule, hex: Hex) -> bool {
+        match &rule.kind {
+            RuleKind::CommandsBarred { max_column, .. } => hex.col <= *max_column,
+            RuleKind::Barred { counties, counties_north_of_duck, south_of_harpeth, .. } => {
+                let county = self.map().county(hex);
+                county.is_some_and(|c| counties.iter().any(|k| k == c))
+                    || (!self.south_of_duck(hex)
+                        && county.is_some_and(|c| counties_north_of_duck.iter().any(|k| k == c)))
+                    || (*south_of_harpeth && self.south_of_harpeth(hex))
+            }
+            _ => false,
+        }
     }
 
     /// The [`RuleKind::Barred`] rule pinning leader `l` to its unit now, if any: such a leader may
