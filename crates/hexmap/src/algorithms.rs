@@ -107,10 +107,13 @@ fn round_axial(parity: Parity, q: f64, r: f64) -> Hex {
 /// with its path length; `start` comes first at 0.
 pub fn within(map: &Map, start: Hex, radius: u16, mut enter: impl FnMut(Hex) -> bool) -> Vec<(Hex, u16)> {
     let mut seen = vec![false; map.index_len()];
-    let mut out = Vec::new();
-    let Some(si) = map.index(start) else { return out };
+    let Some(si) = map.index(start) else { return Vec::new() };
+    // At most the hexes of a full disc of `radius` (3r(r+1)+1), allocated once.
+    let disc = (3 * usize::from(radius) * (usize::from(radius) + 1) + 1).min(map.index_len());
+    let mut out = Vec::with_capacity(disc);
     seen[si] = true;
-    let mut queue = VecDeque::from([(start, 0u16)]);
+    let mut queue = VecDeque::with_capacity(disc);
+    queue.push_back((start, 0u16));
     while let Some((hex, d)) = queue.pop_front() {
         out.push((hex, d));
         if d == radius {
