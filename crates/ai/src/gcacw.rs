@@ -560,8 +560,15 @@ impl GcacwHeuristics {
         let now = Self::gap_in(rules, o, &goals, &field, &targets, start);
         let budget = u32::from(march.left.halves());
         // Cheapest cost (halves) to each hex, the first step of that path, and whether the
-        // march must stop there.
-        let mut best: BTreeMap<Hex, (u32, Hex, bool)> = BTreeMap::new();
+        // march must stop there, by map index; and the hexes reached, each once.
+        let mut best: Vec<Option<(u32, Hex, bool)>> = vec![None; map.index_len()];
+        let mut reached: Vec<(Hex, usize)> = Vec::new();
+        let mut reach = |best: &mut Vec<Option<(u32, Hex, bool)>>, n: Hex, i: usize, entry| {
+            if best[i].is_none() {
+                reached.push((n, i));
+            }
+            best[i] = Some(entry);
+        };
         let mut heap = BinaryHeap::new();
         for (_, n) in map.neighbors(start) {
             let Some(s) = movement::step(rules, &ctx, start, n, !march.moved, march.started_in_zoc, march.wagon_paid)
@@ -574,11 +581,12 @@ impl GcacwHeuristics {
             if last && march.moved {
                 continue;
             }
-            best.insert(n, (cost.min(budget), n, s.ends || last));
+            let Some(i) = map.index(n) else { continue };
+            reach(&mut best, n, i, (cost.min(budget), n, s.ends || last));
             heap.push(Reverse((cost.min(budget), n)));
         }
         while let Some(Reverse((cost, at))) = heap.pop() {
-            let Some(&(known, first, stop)) = best.get(&at) else { continue };
+            let Some((known, first, stop)) = map.index(at).and_then(|i| best[i]) else { continue };
             if known < cost || stop {
                 continue;
             }
@@ -588,10 +596,11 @@ impl GcacwHeuristics {
                 }
                 let Some(s) = movement::step(rules, &ctx, at, n, false, march.started_in_zoc, true) else { continue };
                 let total = cost + u32::from(s.cost.halves());
-                if s.zoc_to_zoc || total > budget || best.get(&n).is_some_and(|&(c, _, _)| c <= total) {
+                let Some(i) = map.index(n) else { continue };
+                if s.zoc_to_zoc || total > budget || best[i].is_some_and(|(c, _, _)| c <= total) {
                     continue;
                 }
-                best.insert(n, (total, first, s.ends));
+                reach(&mut best, n, i, (total, first, s.ends));
                 heap.push(Reverse((total, n)));
             }
         }
@@ -610,7 +619,7 @@ impl GcacwHeuristics {
                 0.0
             }
         };
-        for (hex, (cost, first, _)) in best {
+        for (hex, (cost, first, _)) in reached.into_iter().filter_map(|(h, i)| Some((h, best[i]?))) {
             // Of two ways to the same gap, the cheaper.
             let gap = Self::gap_in(rules, o, &goals, &field, &targets, hex);
             let mut gain = now - gap - 0.001 * f64::from(cost);
