@@ -133,3 +133,32 @@ fn forced_into_the_strip() {
         assert_eq!(scored, counted, "{id}: scoring loss recorded = {counted}: {:?}", state.losses);
     }
 }
+
+/// The march's map of barred hexes (`barred_hexes`, read by every step) says, hex by hex, what
+/// `barred` says: for Ross before and after Columbia, for Kimball on Turns 1 and 2, and for a unit
+/// no restriction names (an empty map: nothing barred).
+#[test]
+fn the_barred_map_of_a_march_agrees_with_barred_hex_by_hex() {
+    let (rules, mut state) = empty(1);
+    let ross = place(&rules, &mut state, "ross", h(3915), 3);
+    let kimball = place(&rules, &mut state, "kimball", h(4111), 6);
+    let clayton = place(&rules, &mut state, "clayton", h(2014), 6);
+    let agrees = |state: &State, u: usize| {
+        let map = rules.map();
+        let barred = rules.barred_hexes(state, u);
+        let count = barred.iter().filter(|&&b| b).count();
+        for hex in map.hexes() {
+            let i = map.index(hex).expect("a map hex");
+            assert_eq!(barred.get(i).copied().unwrap_or(false), rules.barred(state, u, hex, false).is_some(), "{hex}");
+        }
+        count
+    };
+    assert!(agrees(&state, ross) > 100, "Williamson County and Maury north of the Duck");
+    assert!(agrees(&state, kimball) > 0, "south of the Harpeth on Turn 1");
+    assert_eq!(agrees(&state, clayton), 0);
+    assert!(rules.barred_hexes(&state, clayton).is_empty());
+    state.turn = 2;
+    assert_eq!(agrees(&state, kimball), 0, "Turn 2");
+    rules.relocate(&mut state, ross, h(1715));
+    assert_eq!(agrees(&state, ross), 0, "lifted in Columbia");
+}
