@@ -596,6 +596,16 @@ fn path_cost(
 ) -> Option<Half> {
     let map = rules.map();
     let si = map.index(start)?;
+    // A hex from which even the cheapest steps straight to the nearest target would overrun the
+    // budget lies on no path within it: the search leaves it out, and finds the same cost.
+    let floor = u32::from(rules.charts().cheapest_step().halves());
+    let hopeless = |h: Hex, cost: u16| {
+        let near = targets.iter().map(|&t| h.distance(t)).min().unwrap_or(u16::MAX);
+        u32::from(cost) + u32::from(near) * floor > u32::from(budget)
+    };
+    if hopeless(start, 0) {
+        return None;
+    }
     let wagon = ctx.mover == CounterType::Wagon;
     let mut best = vec![u16::MAX; map.index_len() * 2];
     let s0 = si * 2 + usize::from(!wagon);
@@ -617,7 +627,7 @@ fn path_cost(
             }
             let Some(step) = movement::step(rules, ctx, hex, n, false, false, paid) else { continue };
             let c = cost.saturating_add(step.cost.halves());
-            if c > budget {
+            if hopeless(n, c) {
                 continue;
             }
             let np = paid || !map.hexside(hex, n).contains(Hexside::PIKE);

@@ -215,6 +215,8 @@ fn terrain_and_routes() {
     assert_eq!(c.route_cost(Route::Trail, Terrain::Mountain, true), Half::whole(3));
     assert_eq!(c.route_cost(Route::Road, Terrain::Mountain, false), Half::whole(1));
     assert_eq!(c.ridge_extra(), Half::whole(1));
+    // The floor of every step: a route hexside in dry weather.
+    assert_eq!(c.cheapest_step(), Half::whole(1));
 }
 
 // GCACW 6.1 and 7.4: attack types.

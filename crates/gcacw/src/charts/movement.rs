@@ -583,6 +583,23 @@ impl Charts {
         }
     }
 
+    /// The least one step of a march can cost, in any weather (GCACW 6.2, 12.0): the cheapest
+    /// terrain or route cost on the chart. Ridges, wagons, occupied hexes and zones of control
+    /// only add to a step, so a path of `n` steps costs at least `n` times this.
+    #[must_use]
+    pub fn cheapest_step(&self) -> Half {
+        let terrain = self.terrain.rules.values().flat_map(|r| match r {
+            TerrainRule::Cost { normal, rain } => vec![*normal, *rain],
+            _ => Vec::new(),
+        });
+        let routes = self.terrain.routes.values().flat_map(|r| {
+            let mut c = vec![r.normal, r.rain];
+            c.extend(r.mountain.iter().flat_map(|&(n, w)| [n, w]));
+            c
+        });
+        terrain.chain(routes).min().unwrap_or(Half::ZERO)
+    }
+
     /// Extra MP to cross a ridge hexside, either way and even along a route (GCACW 6.2).
     #[must_use]
     pub fn ridge_extra(&self) -> Half {
