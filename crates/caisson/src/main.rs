@@ -15,6 +15,11 @@ use caisson_ai::{Bot, Level};
 use caisson_kernel::{DiceMode, Save, Setup};
 use clap::{Parser, Subcommand, ValueEnum};
 
+/// The search allocates and frees many small vectors in every playout; mimalloc serves them
+/// faster than the system allocator (README, Dependencies).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Play American Civil War board wargames with every rule enforced.
 #[derive(Parser, Debug)]
 #[command(name = "caisson", version, about)]
