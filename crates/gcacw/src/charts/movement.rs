@@ -83,6 +83,8 @@ pub(crate) struct TerrainChart {
     rules: BTreeMap<Terrain, TerrainRule>,
     routes: BTreeMap<Route, RouteCost>,
     ridge: Half,
+    /// The least of all the terrain and route costs, dry or in rain ([`Charts::cheapest_step`]).
+    cheapest: Half,
 }
 
 #[derive(Deserialize)]
@@ -210,7 +212,14 @@ impl TerrainChart {
         let ridge_source = f.ridge.get_ref().source.as_deref().unwrap_or(&f.source);
         cx.check_source(&f.ridge.span(), ridge_source)?;
         note(notes, TERRAIN_CHART, &format!("ridge +{} MP", f.ridge.get_ref().extra), ridge_source);
-        Ok(TerrainChart { rules, routes, ridge: f.ridge.get_ref().extra })
+        let terrain_costs = rules.values().filter_map(|r| match r {
+            TerrainRule::Cost { normal, rain } => Some([*normal, *rain]),
+            _ => None,
+        });
+        let route_costs =
+            routes.values().flat_map(|r| [[r.normal, r.rain]].into_iter().chain(r.mountain.map(|(n, w)| [n, w])));
+        let cheapest = terrain_costs.chain(route_costs).flatten().min().unwrap_or(Half::ZERO);
+        Ok(TerrainChart { rules, routes, ridge: f.ridge.get_ref().extra, cheapest })
     }
 }
 
@@ -584,20 +593,12 @@ impl Charts {
     }
 
     /// The least one step of a march can cost, in any weather (GCACW 6.2, 12.0): the cheapest
-    /// terrain or route cost on the chart. Ridges, wagons, occupied hexes and zones of control
-    /// only add to a step, so a path of `n` steps costs at least `n` times this.
+    /// terrain or route cost on the chart, found once at load. Ridges, wagons, occupied hexes
+    /// and zones of control only add to a step, so a path of `n` steps costs at least `n` times
+    /// this.
     #[must_use]
     pub fn cheapest_step(&self) -> Half {
-        let terrain = self.terrain.rules.values().flat_map(|r| match r {
-            TerrainRule::Cost { normal, rain } => vec![*normal, *rain],
-            _ => Vec::new(),
-        });
-        let routes = self.terrain.routes.values().flat_map(|r| {
-            let mut c = vec![r.normal, r.rain];
-            c.extend(r.mountain.iter().flat_map(|&(n, w)| [n, w]));
-            c
-        });
-        terrain.chain(routes).min().unwrap_or(Half::ZERO)
+        self.terrain.cheapest
     }
 
     /// Extra MP to cross a ridge hexside, either way and even along a route (GCACW 6.2).
