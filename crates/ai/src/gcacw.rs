@@ -220,6 +220,20 @@ struct Table {
     objective: Vec<Objective>,
     #[serde(default)]
     clear: Vec<Clear>,
+    #[serde(default)]
+    rest: Vec<Rest>,
+}
+
+/// One `[[rest]]` row of `data/hsn.toml`: what each of its own units on the exhausted side
+/// costs a side's computer player at a turn's end while turns remain (GCACW 8.0: a unit that
+/// ends a turn at fatigue 3 or 4 starts the next one on its exhausted side, where its second
+/// march is already an extended one, GCACW 5.1).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Rest {
+    scenario: String,
+    side: Side,
+    vp: f64,
 }
 
 static TABLE: OnceLock<Result<Table, String>> = OnceLock::new();
@@ -262,6 +276,9 @@ pub struct GcacwHeuristics {
     loss_vp: [f64; 2],
     /// Whether a wagon's Manpower lost on the march scores for the enemy.
     wagon_losses_score: bool,
+    /// What each own unit on the exhausted side costs a side (Union, Confederate) at a turn's
+    /// end while turns remain: the scenario's `[[rest]]` row, 0 without one.
+    exhausted_vp: [f64; 2],
     /// The last position's [`Self::plan`]: the priors ask for a unit's goal many times per
     /// decision, and the plan reads the whole side.
     planned: Arc<Mutex<Option<Planned>>>,
@@ -388,13 +405,16 @@ impl GcacwHeuristics {
             })
             .collect();
         let wagon_losses_score = table().is_ok_and(|t| t.wagon_losses_score.contains(id));
+        let exhausted_vp = [Side::Union, Side::Confederate].map(|side| {
+            table().ok().and_then(|t| t.rest.iter().find(|r| &r.scenario == id && r.side == side)).map_or(0.0, |r| r.vp)
+        });
         let victory = &rules.scenario().victory;
         let loss_vp = [Side::Union, Side::Confederate].map(|side| {
             let award = victory.award.iter().find(|a| a.id == format!("{}-manpower-lost", side.id()));
             // An award counts for the victory side: a loss of its own scores against it.
             award.map_or(LOSS_VP, |a| if side == victory.side { -a.vp } else { a.vp })
         });
-        GcacwHeuristics { objectives, clears, loss_vp, wagon_losses_score, planned: Arc::default() }
+        GcacwHeuristics { objectives, clears, loss_vp, wagon_losses_score, exhausted_vp, planned: Arc::default() }
     }
 
     /// The objectives in force now.
@@ -893,6 +913,21 @@ impl GcacwHeuristics {
                     - 0.6 * f64::from(unit.demoralized)
             })
             .sum()
+    }
+
+    /// What `side`'s units on the exhausted side cost it ([`Rest`]), or that would turn to it
+    /// in the Recovery Phase (fatigue 3 or 4, GCACW 8.0): nothing once the game is over.
+    fn rest_cost(&self, rules: &Gcacw, state: &State, side: Side) -> f64 {
+        let vp = self.exhausted_vp[usize::from(side == Side::Confederate)];
+        if vp == 0.0 || state.stage == Stage::Over {
+            return 0.0;
+        }
+        let tired = rules
+            .on_map(state)
+            .filter(|&(u, _)| rules.unit_side(state, u) == side)
+            .filter(|&(u, _)| state.units[u].exhausted || state.units[u].fatigue >= 3)
+            .count();
+        vp * tired as f64
     }
 
     /// The scenario's victory points as they stand, from `side`'s point of view.
@@ -1639,7 +1674,7 @@ impl Heuristics<Gcacw> for GcacwHeuristics {
         }
         v += self.pull(rules, state, me) - self.pull(rules, state, me.enemy());
         v += Self::condition(rules, state, me) - Self::condition(rules, state, me.enemy());
-        v
+        v - self.rest_cost(rules, state, me)
     }
 
     fn worth_searching(&self, rules: &Gcacw, state: &State, decision: &Decision) -> bool {
@@ -2744,6 +2779,26 @@ mod tests {
             state.units[rules.unit_by_id(name).expect("a unit")].hex = Some(hex(at));
         }
         (rules, state, h)
+    }
+
+    #[test]
+    fn in_hsn_6_the_union_counts_what_ending_turn_1_on_the_exhausted_side_costs() {
+        let tired = |id: &str, side: &str, over: bool| {
+            let (rules, mut state, h) = scenario(id);
+            if over {
+                state.stage = Stage::Over;
+            }
+            let before = h.value(&rules, &state, side);
+            let cox = rules.unit_by_id("cox").expect("a unit");
+            state.units[cox].exhausted = true;
+            before - h.value(&rules, &state, side)
+        };
+        // The `[[rest]]` row: 2 VP for Cox's division, to the Union only.
+        assert!((tired("hsn-6", "union", false) - 2.0).abs() < 1e-9);
+        assert_eq!(tired("hsn-6", "confederate", false), 0.0);
+        // Nothing once the game is over, nor in a scenario without the row.
+        assert_eq!(tired("hsn-6", "union", true), 0.0);
+        assert_eq!(tired("hsn-1", "union", false), 0.0);
     }
 
     #[test]
