@@ -225,9 +225,10 @@ struct Table {
 }
 
 /// One `[[rest]]` row of `data/hsn.toml`: what each of its own units on the exhausted side
-/// costs a side's computer player at a turn's end while turns remain (GCACW 8.0: a unit that
-/// ends a turn at fatigue 3 or 4 starts the next one on its exhausted side, where its second
-/// march is already an extended one, GCACW 5.1).
+/// costs a side's computer player in a position valued before the game's end, which a rollout
+/// of an earlier turn reaches after the Recovery Phase (GCACW 8.0: a unit that ends a turn at
+/// fatigue 3 or 4 starts the next one on its exhausted side, where its second march is already
+/// an extended one, GCACW 5.1).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Rest {
@@ -276,8 +277,8 @@ pub struct GcacwHeuristics {
     loss_vp: [f64; 2],
     /// Whether a wagon's Manpower lost on the march scores for the enemy.
     wagon_losses_score: bool,
-    /// What each own unit on the exhausted side costs a side (Union, Confederate) at a turn's
-    /// end while turns remain: the scenario's `[[rest]]` row, 0 without one.
+    /// What each own unit on the exhausted side costs a side (Union, Confederate) before the
+    /// game's end: the scenario's `[[rest]]` row, 0 without one.
     exhausted_vp: [f64; 2],
     /// The last position's [`Self::plan`]: the priors ask for a unit's goal many times per
     /// decision, and the plan reads the whole side.
