@@ -512,9 +512,10 @@ impl Report {
             let x = x_of(*vp as f64);
             let _ = writeln!(
                 s,
-                r##"<rect x="{x:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}" fill="#4a6fa5"><title>{vp} VP: {n} games</title></rect>"##,
+                r##"<rect x="{x:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}" fill="#4a6fa5"><title>{vp} VP: {n} game{}</title></rect>"##,
                 h - bottom - bh,
-                (bw - 1.0).max(1.0)
+                (bw - 1.0).max(1.0),
+                if *n == 1 { "" } else { "s" }
             );
         }
         for (min, level) in &thresholds {

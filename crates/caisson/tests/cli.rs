@@ -518,6 +518,7 @@ fn bot_match_reports_balance_as_json_and_plots_the_vp() {
     assert!(report["decisions"]["mean"].as_f64().is_some_and(|d| d > 10.0));
     let svg = std::fs::read_to_string(&plot).expect("the plot was written");
     assert!(svg.starts_with("<svg") && svg.contains("Confederate Decisive Victory"), "{svg}");
+    assert!(svg.contains(" game") && !svg.contains(": 1 games<"), "a bar's tooltip counts its games in words: {svg}");
     // The same seeds give the same games whatever the number of threads.
     let one_thread = caisson(&args.map(|a| if a == "2" { "1" } else { a }), "");
     let again: serde_json::Value = serde_json::from_slice(&one_thread.stdout).expect("JSON");
