@@ -2614,8 +2614,29 @@ mod tests {
         let goal = h.goal(&rules, &state, armstrong).expect("a goal");
         assert!(goal.blockhouse && goal.hexes == [hex("5424")], "{goal:?}");
         state.flags.insert(format!("{}5424", victory::BLOCKHOUSE_DESTROYED), 1);
-        assert!(h.active(&rules, &state).all(|o| !o.hexes.contains(&hex("5424"))));
+        // The Union's guard objective there stays (the hex is on its way to Murfreesboro).
+        let confederate = h.active(&rules, &state).filter(|o| o.side == Side::Confederate).collect::<Vec<_>>();
+        assert!(confederate.iter().all(|o| !o.hexes.contains(&hex("5424"))));
         assert!(h.action_prior(&rules, &state, &rules.board(&state), &mut BTreeMap::new(), "march:armstrong") < march);
+    }
+
+    #[test]
+    fn the_union_guards_the_two_blockhouses_nearest_murfreesboro() {
+        // HSN Sc 5: no Confederate attacks a blockhouse whose hex holds a Union unit (HSN Sc 5
+        // (a)). G. Johnson-A (5229) and the 5th Tennessee Cavalry (5327) both start nearest Hoard
+        // (5328); once Johnson stands there, holding it (he entrenches), the cavalry's goal is
+        // Blacksmith (5424).
+        let (rules, mut state, h) = scenario("hsn-5");
+        let johnson = rules.unit_by_id("g-johnson-a").expect("g-johnson-a");
+        let tennessee = rules.unit_by_id("5-tn").expect("5-tn");
+        let goal = |state: &State, u: usize| h.goal(&rules, state, u).map(|o| o.hexes.clone());
+        assert_eq!(goal(&state, johnson), Some(vec![hex("5328")]));
+        assert_eq!(goal(&state, tennessee), Some(vec![hex("5328")]));
+        assert!(!h.holds_goal(&rules, &state, johnson));
+        state.units[johnson].hex = Some(hex("5328"));
+        assert!(h.holds_goal(&rules, &state, johnson));
+        assert!(h.holds_objective(&rules, &state, Side::Union, hex("5328")));
+        assert_eq!(goal(&state, tennessee), Some(vec![hex("5424")]));
     }
 
     /// HSN Sc 5, last turn (seed 3098 of ai-easy against random): Armstrong, at fatigue 4, may
