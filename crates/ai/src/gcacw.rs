@@ -2614,7 +2614,7 @@ mod tests {
         let goal = h.goal(&rules, &state, armstrong).expect("a goal");
         assert!(goal.blockhouse && goal.hexes == [hex("5424")], "{goal:?}");
         state.flags.insert(format!("{}5424", victory::BLOCKHOUSE_DESTROYED), 1);
-        // The Union's guard objective there stays (the hex is on its way to Murfreesboro).
+        // The Union's guard row for that hex is a plain one and stays (data/hsn.toml).
         let confederate = h.active(&rules, &state).filter(|o| o.side == Side::Confederate).collect::<Vec<_>>();
         assert!(confederate.iter().all(|o| !o.hexes.contains(&hex("5424"))));
         assert!(h.action_prior(&rules, &state, &rules.board(&state), &mut BTreeMap::new(), "march:armstrong") < march);
