@@ -2482,6 +2482,29 @@ mod tests {
     }
 
     #[test]
+    fn the_union_keeps_a_unit_in_franklin_where_its_lines_of_communication_end() {
+        // HSN Sc 2: the 175th Ohio starts in the fort at Franklin (4010), the end of the LOCs
+        // the Union scores by. Holding it, it stays: no Confederate may enter the hex (GCACW 6.1).
+        // While it does, no other unit is drawn there; once it is gone, other infantry is.
+        let (rules, mut state, h) = scenario("hsn-2");
+        let ohio = rules.unit_by_id("175-oh").expect("175-oh");
+        assert_eq!(state.units[ohio].hex, Some(hex("4010")));
+        let franklin = |state: &State, u: usize| h.goal(&rules, state, u).is_some_and(|o| o.hexes == [hex("4010")]);
+        let drawn = |state: &State| {
+            (0..state.units.len())
+                .filter(|&u| u != ohio && rules.unit_side(state, u) == Side::Union && state.units[u].hex.is_some())
+                .filter(|&u| franklin(state, u))
+                .count()
+        };
+        assert!(franklin(&state, ohio));
+        assert!(h.holds_goal(&rules, &state, ohio));
+        assert!(h.holds_objective(&rules, &state, Side::Union, hex("4010")));
+        assert_eq!(drawn(&state), 0);
+        state.units[ohio].hex = None;
+        assert!(drawn(&state) > 0);
+    }
+
+    #[test]
     fn before_the_last_turn_a_division_a_step_short_of_the_duck_is_worth_about_one_over_it() {
         // HSN Sc 7 counts 9 VP for each Confederate division in Maury County south of the Duck
         // when the game ends, and 9 for one in Columbia. On Turn 2 a division across the river
