@@ -136,7 +136,8 @@ pub struct Objective {
     #[serde(default)]
     pub blockhouse: bool,
     /// The Combat value a unit needs to count (HSN Sc 5: undemoralized units with a combined
-    /// Combat of 1 or more; a disorganized Manpower 1 cavalry brigade, Combat ½, alone does not).
+    /// Combat of 1 or more; a disorganized Manpower 1 cavalry brigade, Combat ½, alone does not.
+    /// HSN Sc 2: a division of Combat 4 or more, not a Combat 2 regiment, to hold a town).
     #[serde(default)]
     pub min_combat: u8,
     /// Set on the objective that draws units to a clear area ([`Clear`]): the kind of enemy
@@ -2485,11 +2486,14 @@ mod tests {
     fn the_union_keeps_a_unit_in_franklin_where_its_lines_of_communication_end() {
         // HSN Sc 2: the 175th Ohio starts in the fort at Franklin (4010), the end of the LOCs
         // the Union scores by. Holding it, it stays: no Confederate may enter the hex (GCACW 6.1).
-        // While it does, no other unit is drawn there; once it is gone, other infantry is.
+        // While it does, no other unit is drawn there by this row (the division row is
+        // another, below); once it is gone, other infantry is.
         let (rules, mut state, h) = scenario("hsn-2");
         let ohio = rules.unit_by_id("175-oh").expect("175-oh");
         assert_eq!(state.units[ohio].hex, Some(hex("4010")));
-        let franklin = |state: &State, u: usize| h.goal(&rules, state, u).is_some_and(|o| o.hexes == [hex("4010")]);
+        let franklin = |state: &State, u: usize| {
+            h.goal(&rules, state, u).is_some_and(|o| o.hexes == [hex("4010")] && o.min_combat == 0)
+        };
         let drawn = |state: &State| {
             (0..state.units.len())
                 .filter(|&u| u != ohio && rules.unit_side(state, u) == Side::Union && state.units[u].hex.is_some())
@@ -2502,6 +2506,32 @@ mod tests {
         assert_eq!(drawn(&state), 0);
         state.units[ohio].hex = None;
         assert!(drawn(&state) > 0);
+    }
+
+    #[test]
+    fn the_union_holds_columbia_through_turn_4_and_franklin_with_a_division() {
+        // HSN Sc 2 takes 12 VP from the Union if a Confederate enters Columbia (1715) by Turn 4,
+        // and every LOC it scores by ends in Franklin (4010) or Nashville. Ruger (Combat 2, in
+        // Columbia) and the 175th Ohio (Combat 2, in Franklin) alone cannot hold them: one unit
+        // of Combat 4 or more is drawn to each, and none to Columbia after Turn 4.
+        let (rules, mut state, h) = scenario("hsn-2");
+        let drawn_to = |state: &State, at: &str| -> Vec<usize> {
+            (0..state.units.len())
+                .filter(|&u| rules.unit_side(state, u) == Side::Union)
+                .filter(|&u| h.goal(&rules, state, u).is_some_and(|o| o.hexes == [hex(at)] && o.min_combat == 4))
+                .collect()
+        };
+        for (at, holder) in [("1715", "ruger"), ("4010", "175-oh")] {
+            let holder = rules.unit_by_id(holder).expect("holder");
+            assert_eq!(state.units[holder].hex, Some(hex(at)));
+            let drawn = drawn_to(&state, at);
+            assert_eq!(drawn.len(), 1, "{at}: {drawn:?}");
+            assert!(rules.combat_value(&state, drawn[0]) >= Half::whole(4), "{at}");
+            assert!(!h.holds_goal(&rules, &state, drawn[0]), "{at}: not there yet");
+        }
+        state.turn = 5;
+        assert!(drawn_to(&state, "1715").is_empty(), "Columbia counts through Turn 4 only");
+        assert_eq!(drawn_to(&state, "4010").len(), 1);
     }
 
     #[test]
