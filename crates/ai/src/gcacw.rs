@@ -128,7 +128,8 @@ pub struct Objective {
     #[serde(default)]
     pub until: Option<u16>,
     /// A named area whose every hex is a goal hex, resolved on the scenario's map:
-    /// `maury-south-of-duck` (Maury County south of the Duck River).
+    /// `maury-south-of-duck` (Maury County south of the Duck River), `north-of-duck` (every hex
+    /// north of it).
     #[serde(default)]
     pub region: Option<String>,
     /// It counts only while a blockhouse marker stands in one of its hexes (HSN Sc 5 Union
@@ -206,6 +207,7 @@ fn region_hexes(rules: &Gcacw, name: &str) -> Vec<Hex> {
         .filter(|&h| map.contains(h))
         .filter(|&h| match name {
             "maury-south-of-duck" => map.county(h) == Some("Maury") && rules.south_of_duck(h),
+            "north-of-duck" => !rules.south_of_duck(h),
             _ => false,
         })
         .collect()
@@ -2418,6 +2420,36 @@ mod tests {
         let division = rules.unit_type(&state, clayton);
         assert_eq!(GcacwHeuristics::gap_to(&rules, &state, region, division, hex("1716")), 0.0);
         assert!(GcacwHeuristics::gap_to(&rules, &state, region, division, hex("1814")) > 0.0);
+    }
+
+    #[test]
+    fn sc_1_cavalry_is_drawn_across_the_duck_and_scores_there_only_at_the_end() {
+        // HSN Sc 1 victory conditions: ½ VP per undemoralized Confederate cavalry brigade north
+        // of the Duck when the game ends, the total rounded up.
+        let (rules, mut state, h) = scenario("hsn-1");
+        let north = h
+            .objectives
+            .iter()
+            .find(|o| o.award.as_deref() == Some("cavalry-north-of-duck"))
+            .expect("the hsn-1 cavalry objective");
+        assert_eq!((north.side, north.units, north.each), (Side::Confederate, Units::Cavalry, true));
+        assert!(north.hexes.contains(&hex("1714")), "Ft. Mizner is north of the Duck");
+        assert!(!north.hexes.contains(&hex("1715")), "Columbia is south of it");
+        let rucker = rules.unit_by_id("rucker").expect("rucker");
+        let brigade = rules.unit_type(&state, rucker);
+        assert_eq!(GcacwHeuristics::gap_to(&rules, &state, north, brigade, hex("1714")), 0.0);
+        let (near, far) = (hex("1615"), hex("0511"));
+        let (step, start) = (
+            GcacwHeuristics::gap_to(&rules, &state, north, brigade, near),
+            GcacwHeuristics::gap_to(&rules, &state, north, brigade, far),
+        );
+        assert!(0.0 < step && step < start, "a step short {step}, at the start {start}");
+        // Once the game is over the score counts the brigades across; the row pulls no more.
+        state.units[rucker].hex = Some(near);
+        let before = h.pull(&rules, &state, Side::Confederate);
+        state.stage = Stage::Over;
+        let over = h.pull(&rules, &state, Side::Confederate);
+        assert!(before - over > 0.0, "before the end {before}, over {over}");
     }
 
     #[test]
