@@ -449,9 +449,7 @@ impl GcacwHeuristics {
     /// How far `hex` is from being near enough to `o` for a unit of type `mover`, in hexes of
     /// march (movement points on the empty map over [`MP_PER_HEX`], less `within`).
     fn gap_to(rules: &Gcacw, state: &State, o: &Objective, mover: CounterType, hex: Hex) -> f64 {
-        let goals = Self::open_goals(rules, state, o);
-        let field = distance_field(rules, Weather::of(rules, state), o.side, mover, &goals);
-        Self::gap_in(rules, o, &goals, &field, &Self::targets(rules, state, o), hex)
+        Gaps::new(rules, state, &Weather::of(rules, state), o).gap(rules, mover, hex)
     }
 
     /// The hexes of the enemy units `o` wants driven out ([`Objective::drive_out`]): the
@@ -738,6 +736,8 @@ impl GcacwHeuristics {
         let stuck: Vec<bool> = (0..state.units.len())
             .map(|u| last && marching != Some(u) && actions::too_tired_to_march(rules, state, u))
             .collect();
+        let weather = Weather::of(rules, state);
+        let mut gaps: Vec<Gaps> = active.iter().map(|o| Gaps::new(rules, state, &weather, o)).collect();
         let mut pairs: Vec<(f64, f64, usize, usize)> = Vec::new();
         for (u, hex) in rules.on_map(state) {
             let mover = rules.unit_type(state, u);
@@ -746,7 +746,7 @@ impl GcacwHeuristics {
                 if !Self::counts(rules, state, o, u) {
                     continue;
                 }
-                let gap = Self::gap_to(rules, state, o, mover, hex);
+                let gap = gaps[i].gap(rules, mover, hex);
                 let mut w = attainable[i] * o.vp / (1.0 + gap);
                 // On the last turn only what the unit can still reach, and hold, scores: a place
                 // beyond one march, or one the enemy holds, is a long shot.
@@ -783,20 +783,26 @@ impl GcacwHeuristics {
         }
         // A unit with nothing else to do goes to clear an area of the enemy, while enemy units
         // that count still stand in it: once there, the attack priors weigh driving them out.
-        let dirty: Vec<&Objective> =
-            self.clears.iter().filter(|(c, _)| !Self::in_area(rules, state, c).is_empty()).map(|(_, o)| o).collect();
+        let mut dirty: Vec<Gaps> = self
+            .clears
+            .iter()
+            .filter(|(c, _)| !Self::in_area(rules, state, c).is_empty())
+            .map(|(_, o)| Gaps::new(rules, state, &weather, o))
+            .collect();
         for (u, hex) in rules.on_map(state) {
             if plan[u].is_some() {
                 continue;
             }
             let mover = rules.unit_type(state, u);
-            plan[u] = dirty
-                .iter()
-                .filter(|o| Self::counts(rules, state, o, u))
-                .min_by(|a, b| {
-                    Self::gap_to(rules, state, a, mover, hex).total_cmp(&Self::gap_to(rules, state, b, mover, hex))
-                })
-                .copied();
+            // The first of the nearest.
+            let mut best: Option<(f64, &Objective)> = None;
+            for g in dirty.iter_mut().filter(|g| Self::counts(rules, state, g.o, u)) {
+                let gap = g.gap(rules, mover, hex);
+                if best.is_none_or(|(b, _)| gap.total_cmp(&b).is_lt()) {
+                    best = Some((gap, g.o));
+                }
+            }
+            plan[u] = best.map(|(_, o)| o);
         }
         plan
     }
@@ -876,10 +882,12 @@ impl GcacwHeuristics {
         let closeness = |gap: f64| (1.0 - gap / PULL_RANGE).max(0.0);
         let over = state.stage == Stage::Over;
         let mut total = 0.0;
+        let weather = Weather::of(rules, state);
         for o in self.active(rules, state).filter(|o| o.side == side) {
+            let mut to = Gaps::new(rules, state, &weather, o);
             let gaps = rules.on_map(state).filter(|&(u, _)| Self::counts(rules, state, o, u)).map(|(u, hex)| {
                 let mover = rules.unit_type(state, u);
-                (mover, Self::gap_to(rules, state, o, mover, hex))
+                (mover, to.gap(rules, mover, hex))
             });
             if o.award.is_some() {
                 if over {
@@ -1787,6 +1795,37 @@ fn printed_forts(rules: &Gcacw, state: &State) -> Arc<Vec<Hex>> {
         c.insert(id.clone(), forts.clone());
     }
     forts
+}
+
+/// The gaps to one objective ([`GcacwHeuristics::gap_to`]) for any number of units: its goal
+/// hexes, enemy units to drive out and distance fields (one per mover type) found once for all
+/// of them, not once per unit.
+struct Gaps<'o, 'w> {
+    o: &'o Objective,
+    weather: &'w Weather,
+    goals: std::borrow::Cow<'o, [Hex]>,
+    targets: Vec<Hex>,
+    fields: [Option<Field>; 4],
+}
+
+impl<'o, 'w> Gaps<'o, 'w> {
+    /// `weather`: [`Weather::of`] the position.
+    fn new(rules: &Gcacw, state: &State, weather: &'w Weather, o: &'o Objective) -> Self {
+        Gaps {
+            o,
+            weather,
+            goals: GcacwHeuristics::open_goals(rules, state, o),
+            targets: GcacwHeuristics::targets(rules, state, o),
+            fields: Default::default(),
+        }
+    }
+
+    /// How far `hex` is from being near enough to the objective for a unit of type `mover`.
+    fn gap(&mut self, rules: &Gcacw, mover: CounterType, hex: Hex) -> f64 {
+        let field = self.fields[usize::from(mover_code(mover))]
+            .get_or_insert_with(|| distance_field(rules, self.weather.clone(), self.o.side, mover, &self.goals));
+        GcacwHeuristics::gap_in(rules, self.o, &self.goals, field, &self.targets, hex)
+    }
 }
 
 static FIELDS: OnceLock<Mutex<BTreeMap<FieldKey, Field>>> = OnceLock::new();
