@@ -158,7 +158,8 @@ pub struct Objective {
 }
 
 /// One `[[clear]]` row of `data/hsn.toml`: an area a side wants free of certain enemy units at
-/// the game's end (HSN Sc 6: no Confederate infantry division within 2 hexes of Brentwood).
+/// the game's end (HSN Sc 6: no Confederate infantry division within 2 hexes of Brentwood; HSN
+/// Sc 4: no Union division on the pike to Nashville, where each one's line scores 7 Union VP).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Clear {
@@ -3028,6 +3029,24 @@ mod tests {
         state.units[clayton].demoralized = 1;
         state.units[beatty].hex = Some(inside);
         assert_eq!(h.goal(&rules, &state, beatty).map(|o| o.vp), None);
+    }
+
+    #[test]
+    fn in_hsn_4_the_confederates_go_after_the_union_divisions_on_the_pike_once_franklin_is_past() {
+        // HSN Sc 4 victory conditions: after Turn 1 Franklin scores nothing more, while each Union
+        // infantry division tracing a line to Nashville at the end is 7 Union VP. The `[[clear]]`
+        // row sends the Confederates after the divisions within 4 hexes of 4510, on the pike.
+        let (rules, mut state, h) = last_turn_without("hsn-4", Side::Union);
+        let id = |name: &str| rules.unit_by_id(name).expect("a unit");
+        let (cleburne, cox) = (id("cleburne"), id("cox"));
+        assert_eq!(h.goal(&rules, &state, cleburne).map(|o| o.vp), None, "no Union division near");
+        state.units[cox].hex = Some(hex("4409"));
+        let goal = h.goal(&rules, &state, cleburne).expect("a goal");
+        assert_eq!((goal.vp, goal.drive_out), (7.0, Some(Units::InfantryDivision)));
+        assert!(h.gap_now(&rules, &state, cleburne) > 0.0);
+        let (_, beside) = rules.map().neighbors(hex("4409")).next().expect("a neighbour");
+        state.units[cleburne].hex = Some(beside);
+        assert_eq!(h.gap_now(&rules, &state, cleburne), 0.0);
     }
 
     #[test]
